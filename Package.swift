@@ -1,0 +1,61 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "Etude",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "ScoreModel", targets: ["ScoreModel"]),
+    .library(name: "PitchDSP", targets: ["PitchDSP"]),
+    .executable(name: "etude", targets: ["etude"]),
+  ],
+  traits: [
+    .trait(
+      name: "KissFFT",
+      description: "Adds the KissFFT FFT backend (needs libkissfft-dev / pkg-config kissfft-float)."
+    )
+  ],
+  dependencies: [
+    // The command-line tool only; no library target depends on it.
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+  ],
+  targets: [
+    // Music theory: pitches, spelled notes, intervals, keys, scales, chords, transposition.
+    .target(name: "ScoreModel"),
+
+    // Audio core: buffers, WAV, raw PCM, resampling, windows, FFT.
+    .target(
+      name: "PitchDSP",
+      dependencies: [
+        .target(name: "CKissFFT", condition: .when(traits: ["KissFFT"]))
+      ]
+    ),
+
+    // The optional KissFFT backend (Debian: libkissfft-dev).
+    .systemLibrary(
+      name: "CKissFFT",
+      pkgConfig: "kissfft-float",
+      providers: [.apt(["libkissfft-dev"]), .brew(["kissfft"])]
+    ),
+
+    // Deterministic test signals, shared by tests and benchmarks.
+    .target(name: "_TestSupport", dependencies: ["PitchDSP"]),
+
+    .executableTarget(
+      name: "etude",
+      dependencies: [
+        "ScoreModel",
+        "PitchDSP",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+
+    .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"]),
+    .testTarget(
+      name: "PitchDSPTests",
+      dependencies: ["PitchDSP", "_TestSupport"],
+      resources: [.copy("Fixtures")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

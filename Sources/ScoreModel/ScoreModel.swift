@@ -1,0 +1,1 @@
+// ScoreModel: music theory core.

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `etude` command-line tool: one subcommand per SDK capability.
+@main
+struct Etude: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "etude",
+    abstract: "Etude: music-practice and music-DSP toolkit.",
+    discussion: """
+      Runs each capability of the Etude SDK on files or on raw PCM piped through stdin.
+      Start with `etude demo`, which needs no input file.
+      """,
+    version: "0.1.0",
+    subcommands: []
+  )
+}
