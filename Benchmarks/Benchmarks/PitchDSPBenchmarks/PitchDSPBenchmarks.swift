@@ -1,0 +1,22 @@
+import Benchmark
+import PitchDSP
+
+/// Every benchmark records time and the number of mallocs; the audio-path ones must show 0.
+let realTimeMetrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .throughput]
+
+/// Thresholds for audio-path benchmarks: any malloc is a regression.
+let noAllocations: [BenchmarkMetric: BenchmarkThresholds] = [
+  .mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])
+]
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: realTimeMetrics,
+    timeUnits: .nanoseconds,
+    warmupIterations: 3,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(2),
+    maxIterations: 1_000
+  )
+  fftBenchmarks()
+}

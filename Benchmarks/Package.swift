@@ -1,0 +1,38 @@
+// swift-tools-version: 6.1
+// Etude's benchmarks, in their own package so that library users never resolve the benchmark
+// dependency. Run from this folder: `swift package benchmark` (see the root README).
+import PackageDescription
+
+let package = Package(
+  name: "EtudeBenchmarks",
+  platforms: [.macOS(.v15)],
+  traits: [
+    .default(enabledTraits: ["KissFFT"]),
+    .trait(
+      name: "KissFFT",
+      description: "Benchmark the KissFFT backend beside the pure-Swift FFT (needs libkissfft-dev)."),
+  ],
+  dependencies: [
+    .package(
+      name: "Etude", path: "..",
+      traits: [.trait(name: "KissFFT", condition: .when(traits: ["KissFFT"]))]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CKissFFTDirect", path: "Sources/CKissFFTDirect", pkgConfig: "kissfft-float",
+      providers: [.apt(["libkissfft-dev"])]),
+    .executableTarget(
+      name: "PitchDSPBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "PitchDSP", package: "Etude"),
+        .target(name: "CKissFFTDirect", condition: .when(traits: ["KissFFT"])),
+      ],
+      path: "Benchmarks/PitchDSPBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    )
+  ],
+  swiftLanguageModes: [.v6]
+)
