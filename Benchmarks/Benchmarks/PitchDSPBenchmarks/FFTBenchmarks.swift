@@ -1,4 +1,5 @@
 import Benchmark
+import Foundation
 import PitchDSP
 
 #if KissFFT
@@ -81,7 +82,7 @@ func fftBenchmarks() {
         }
         benchmark.stopMeasurement()
         blackHole(output[1].r)
-        free(config)
+        free(UnsafeMutableRawPointer(config))
         input.deallocate()
         output.deallocate()
       }
