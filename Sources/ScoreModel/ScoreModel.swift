@@ -1,1 +1,0 @@
-// ScoreModel: music theory core.

@@ -1,0 +1,144 @@
+import ArgumentParser
+import Foundation
+import PitchDSP
+import ScoreModel
+
+/// `etude demo`: the SDK's main job on built-in material, no input needed.
+///
+/// Today it synthesizes a melody, writes it as a WAV file and reads it back in blocks, resamples
+/// it to 16 kHz, finds its notes and names them, and checks them against the melody it played.
+/// Each capability the SDK gains extends this demo.
+struct DemoCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "demo",
+    abstract: "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes.")
+
+  @Flag(help: "Print JSON instead of text.")
+  var json = false
+
+  @Option(help: "Also keep the synthesized melody as this WAV file.")
+  var saveAudio: String?
+
+  @Option(help: "Sample rate to synthesize at, in Hz.")
+  var rate: Double = 44100
+
+  @Option(help: "Sample rate to analyze at, in Hz (the audio is resampled to it).")
+  var analysisRate: Double = 16000
+
+  /// One note the demo found, beside the note it expected there.
+  struct FoundNote: Encodable {
+    var onsetSeconds: Double
+    var durationSeconds: Double
+    var frequencyHz: Double
+    var note: String?
+    var cents: Double?
+    var expected: String?
+    var correct: Bool
+  }
+
+  /// What the demo reports.
+  struct Report: Encodable {
+    var melody: String
+    var tempoBPM: Double
+    var synthesisRate: Double
+    var analysisRate: Double
+    var wavFrames: Int
+    var expectedNotes: Int
+    var notes: [FoundNote]
+    var correctNotes: Int
+    var meanAbsoluteCents: Double
+  }
+
+  func validate() throws {
+    guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be within 8000...384000 Hz") }
+    guard analysisRate >= 8000, analysisRate <= rate else {
+      throw ValidationError("--analysis-rate must be within 8000 Hz...--rate")
+    }
+  }
+
+  func run() throws {
+    let melody = DemoMelody()
+    let audio = AudioBuffer(sampleRate: rate, mono: melody.render(sampleRate: rate))
+
+    // Through a real WAV file: written atomically, read back in blocks.
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("etude-demo-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let wavURL = saveAudio.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent("melody.wav")
+    try WAVWriter.write(audio, to: wavURL, encoding: .signed16)
+    let reader = try WAVReader(url: wavURL)
+    var samples: [Float] = []
+    while let block = try reader.readMono(maxFrames: 4096) { samples += block }
+
+    // Resampled in 512-frame blocks, as an audio callback would deliver them.
+    let resampler = try Resampler(inputRate: rate, outputRate: analysisRate, maximumInputFrames: 512)
+    var resampled: [Float] = []
+    var output = [Float](repeating: 0, count: resampler.maximumOutputFrames)
+    var start = 0
+    while start < samples.count {
+      let end = min(samples.count, start + 512)
+      let written = samples[start..<end].withUnsafeBufferPointer { input in
+        output.withUnsafeMutableBufferPointer { resampler.process(input: input, output: $0) }
+      }
+      resampled += output[0..<written]
+      start = end
+    }
+    // Undo the resampler's delay so onsets line up with the score.
+    let delay = Int((resampler.latencySeconds * analysisRate).rounded())
+    resampled.removeFirst(min(delay, resampled.count))
+
+    let found = try DemoNoteFinder(sampleRate: analysisRate).findNotes(in: resampled)
+    let report = makeReport(melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0)
+    if json { try printJSON(report) } else { printText(report) }
+  }
+
+  func makeReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], wavFrames: Int) -> Report {
+    let key = Key(.c, .major)
+    let tuning = Tuning.standard
+    let expected = zip(melody.notes, melody.onsetsSeconds).map { note, onset in
+      (name: SpelledNote(midi: MIDINote(note.midi)!, in: key), onset: onset)
+    }
+    var notes: [FoundNote] = []
+    var centsSum = 0.0
+    for note in found {
+      let nearest = tuning.nearestNote(frequencyHz: note.frequencyHz)
+      let name = nearest.map { SpelledNote(midi: $0.note, in: key) }
+      // The melody note whose onset is within 50 ms of this one.
+      let match = expected.first { abs($0.onset - note.onsetSeconds) <= 0.05 }
+      let correct = match != nil && match?.name == name
+      if correct, let cents = nearest?.cents { centsSum += abs(cents) }
+      notes.append(
+        FoundNote(
+          onsetSeconds: (note.onsetSeconds * 1000).rounded() / 1000,
+          durationSeconds: (note.durationSeconds * 1000).rounded() / 1000,
+          frequencyHz: (note.frequencyHz * 100).rounded() / 100,
+          note: name?.description, cents: nearest.map { ($0.cents * 10).rounded() / 10 },
+          expected: match?.name.description, correct: correct))
+    }
+    let correctCount = notes.filter(\.correct).count
+    return Report(
+      melody: "Ode to Joy (Beethoven), first phrase", tempoBPM: melody.tempoBPM, synthesisRate: rate,
+      analysisRate: analysisRate, wavFrames: wavFrames, expectedNotes: expected.count, notes: notes,
+      correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount))
+  }
+
+  func printText(_ report: Report) {
+    print("Etude demo: \(report.melody), \(report.expectedNotes) notes at \(Int(report.tempoBPM)) BPM")
+    print("  synthesized at \(Int(report.synthesisRate)) Hz, written and re-read as a 16-bit WAV (\(report.wavFrames) frames)")
+    print("  resampled to \(Int(report.analysisRate)) Hz, segmented by level, pitched by FFT peak")
+    print("")
+    print("   #  onset s  length s  frequency Hz  note  cents  expected")
+    for (index, note) in report.notes.enumerated() {
+      let cents = note.cents.map { String(format: "%+5.1f", $0) } ?? "    -"
+      let line = String(
+        format: "  %2d  %7.3f  %8.3f  %12.2f  %-4@  %@  %@", index + 1, note.onsetSeconds, note.durationSeconds,
+        note.frequencyHz, (note.note ?? "-") as NSString, cents as NSString,
+        ((note.expected ?? "-") + (note.correct ? "  ok" : "  WRONG")) as NSString)
+      print(line)
+    }
+    print("")
+    print(
+      "\(report.correctNotes)/\(report.expectedNotes) melody notes found with the right pitch and onset (±50 ms); "
+        + String(format: "mean |deviation| %.1f cents", report.meanAbsoluteCents))
+  }
+}
