@@ -51,6 +51,7 @@ let package = Package(
     ),
 
     .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"]),
+    .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP"]),
     .testTarget(
       name: "PitchDSPTests",
       dependencies: ["PitchDSP", "_TestSupport"],
