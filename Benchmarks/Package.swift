@@ -32,7 +32,7 @@ let package = Package(
       ],
       path: "Benchmarks/PitchDSPBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -37,7 +37,8 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
       } else if let named = ChordType(shorthand: shorthand), !shorthand.isEmpty {
         type = named
       } else {
-        throw .parse(text: text, offset: start, expected: "a chord shorthand such as maj, min, 7, min7, hdim7, sus4")
+        throw .parse(
+          text: text, offset: start, expected: "a chord shorthand such as maj, min, 7, min7, hdim7, sus4")
       }
       if hasList {
         index += 1
@@ -84,7 +85,8 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
   public init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     do { try self.init(harte: text) } catch {
-      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: error.description))
     }
   }
 

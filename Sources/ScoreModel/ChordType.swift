@@ -76,7 +76,8 @@ extension Interval {
   /// diminished seventh, `#9`).
   public var harteDegree: String {
     let alteration = semitones - Self.referenceSemitones(number: number)
-    let modifier = alteration < 0 ? String(repeating: "b", count: -alteration) : String(repeating: "#", count: alteration)
+    let modifier =
+      alteration < 0 ? String(repeating: "b", count: -alteration) : String(repeating: "#", count: alteration)
     return modifier + String(number)
   }
 

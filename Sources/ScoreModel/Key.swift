@@ -74,8 +74,14 @@ public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// Spelling with at most one sharp or flat on a natural letter.
   static func plainSpelling(_ pitchClass: PitchClass, sharp: Bool) -> NoteName {
-    let sharps: [NoteName] = [.c, NoteName(.c, .sharp), .d, NoteName(.d, .sharp), .e, .f, NoteName(.f, .sharp), .g, NoteName(.g, .sharp), .a, NoteName(.a, .sharp), .b]
-    let flats: [NoteName] = [.c, NoteName(.d, .flat), .d, NoteName(.e, .flat), .e, .f, NoteName(.g, .flat), .g, NoteName(.a, .flat), .a, NoteName(.b, .flat), .b]
+    let sharps: [NoteName] = [
+      .c, NoteName(.c, .sharp), .d, NoteName(.d, .sharp), .e, .f, NoteName(.f, .sharp), .g,
+      NoteName(.g, .sharp), .a, NoteName(.a, .sharp), .b,
+    ]
+    let flats: [NoteName] = [
+      .c, NoteName(.d, .flat), .d, NoteName(.e, .flat), .e, .f, NoteName(.g, .flat), .g, NoteName(.a, .flat),
+      .a, NoteName(.b, .flat), .b,
+    ]
     return (sharp ? sharps : flats)[pitchClass.rawValue]
   }
 

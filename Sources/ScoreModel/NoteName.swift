@@ -32,7 +32,9 @@ public struct NoteName: Sendable, Hashable, Codable, CustomStringConvertible, Lo
   }
 
   /// Parses a letter and accidental at the start of `text`, returning the characters used.
-  static func parsePrefix(_ text: Substring, whole: String, offset: Int = 0) throws(ScoreModelError) -> (NoteName, Int) {
+  static func parsePrefix(_ text: Substring, whole: String, offset: Int = 0) throws(ScoreModelError) -> (
+    NoteName, Int
+  ) {
     guard let first = text.first, let letter = Letter(character: first) else {
       throw .parse(text: whole, offset: offset, expected: "a note letter A-G")
     }

@@ -21,7 +21,9 @@ public struct PitchClass: RawRepresentable, Sendable, Hashable, Comparable, Coda
   public func semitones(above other: PitchClass) -> Int { PitchClass(rawValue - other.rawValue).rawValue }
 
   /// The pitch class spelled with sharps (`C`, `C#`, …); use ``SpelledNote`` with a key for proper spelling.
-  public var description: String { ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"][rawValue] }
+  public var description: String {
+    ["C", "C#", "D", "Eb", "E", "F", "F#", "G", "Ab", "A", "Bb", "B"][rawValue]
+  }
 
   public static func < (a: PitchClass, b: PitchClass) -> Bool { a.rawValue < b.rawValue }
 }

@@ -61,7 +61,8 @@ public struct SpelledNote: Sendable, Hashable, Codable, CustomStringConvertible,
   public init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     do { try self.init(parsing: text) } catch {
-      throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: error.description))
     }
   }
 

@@ -37,13 +37,17 @@ public struct TransposingInstrument: Sendable, Hashable, Codable, CustomStringCo
 
   public static let concert = TransposingInstrument(name: "C (concert pitch)", chromatic: 0, diatonic: 0)
   public static let bFlatTrumpet = TransposingInstrument(name: "B-flat trumpet", chromatic: -2, diatonic: -1)
-  public static let bFlatClarinet = TransposingInstrument(name: "B-flat clarinet", chromatic: -2, diatonic: -1)
+  public static let bFlatClarinet = TransposingInstrument(
+    name: "B-flat clarinet", chromatic: -2, diatonic: -1)
   public static let aClarinet = TransposingInstrument(name: "A clarinet", chromatic: -3, diatonic: -2)
   public static let eFlatClarinet = TransposingInstrument(name: "E-flat clarinet", chromatic: 3, diatonic: 2)
-  public static let sopranoSaxophone = TransposingInstrument(name: "soprano saxophone", chromatic: -2, diatonic: -1)
+  public static let sopranoSaxophone = TransposingInstrument(
+    name: "soprano saxophone", chromatic: -2, diatonic: -1)
   public static let altoSaxophone = TransposingInstrument(name: "alto saxophone", chromatic: -9, diatonic: -5)
-  public static let tenorSaxophone = TransposingInstrument(name: "tenor saxophone", chromatic: -14, diatonic: -8)
-  public static let baritoneSaxophone = TransposingInstrument(name: "baritone saxophone", chromatic: -21, diatonic: -12)
+  public static let tenorSaxophone = TransposingInstrument(
+    name: "tenor saxophone", chromatic: -14, diatonic: -8)
+  public static let baritoneSaxophone = TransposingInstrument(
+    name: "baritone saxophone", chromatic: -21, diatonic: -12)
   public static let frenchHorn = TransposingInstrument(name: "horn in F", chromatic: -7, diatonic: -4)
   public static let englishHorn = TransposingInstrument(name: "English horn", chromatic: -7, diatonic: -4)
   public static let guitar = TransposingInstrument(name: "guitar", chromatic: -12, diatonic: -7)
@@ -77,7 +81,9 @@ public struct TransposingInstrument: Sendable, Hashable, Codable, CustomStringCo
     let octave = Int((Double(letterIndex) / 7).rounded(.down))
     let letter = Letter(rawValue: letterIndex - 7 * octave)!
     let natural = (octave + 1) * 12 + letter.naturalPitchClass
-    return Accidental(semitones: note.midiNumber + semitones - natural).map { SpelledNote(letter, $0, octave: octave) }
+    return Accidental(semitones: note.midiNumber + semitones - natural).map {
+      SpelledNote(letter, $0, octave: octave)
+    }
   }
 
   /// The instrument's name.

@@ -11,7 +11,8 @@ import ScoreModel
 struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
-    abstract: "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes.")
+    abstract:
+      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes.")
 
   @Flag(help: "Print JSON instead of text.")
   var json = false
@@ -50,7 +51,9 @@ struct DemoCommand: ParsableCommand {
   }
 
   func validate() throws {
-    guard rate >= 8000, rate <= 384_000 else { throw ValidationError("--rate must be within 8000...384000 Hz") }
+    guard rate >= 8000, rate <= 384_000 else {
+      throw ValidationError("--rate must be within 8000...384000 Hz")
+    }
     guard analysisRate >= 8000, analysisRate <= rate else {
       throw ValidationError("--analysis-rate must be within 8000 Hz...--rate")
     }
@@ -61,7 +64,8 @@ struct DemoCommand: ParsableCommand {
     let audio = AudioBuffer(sampleRate: rate, mono: melody.render(sampleRate: rate))
 
     // Through a real WAV file: written atomically, read back in blocks.
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("etude-demo-\(UUID().uuidString)")
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "etude-demo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let wavURL = saveAudio.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent("melody.wav")
@@ -124,14 +128,17 @@ struct DemoCommand: ParsableCommand {
 
   func printText(_ report: Report) {
     print("Etude demo: \(report.melody), \(report.expectedNotes) notes at \(Int(report.tempoBPM)) BPM")
-    print("  synthesized at \(Int(report.synthesisRate)) Hz, written and re-read as a 16-bit WAV (\(report.wavFrames) frames)")
+    print(
+      "  synthesized at \(Int(report.synthesisRate)) Hz, written and re-read as a 16-bit WAV (\(report.wavFrames) frames)"
+    )
     print("  resampled to \(Int(report.analysisRate)) Hz, segmented by level, pitched by FFT peak")
     print("")
     print("   #  onset s  length s  frequency Hz  note  cents  expected")
     for (index, note) in report.notes.enumerated() {
       let cents = note.cents.map { String(format: "%+5.1f", $0) } ?? "    -"
       let line = String(
-        format: "  %2d  %7.3f  %8.3f  %12.2f  %-4@  %@  %@", index + 1, note.onsetSeconds, note.durationSeconds,
+        format: "  %2d  %7.3f  %8.3f  %12.2f  %-4@  %@  %@", index + 1, note.onsetSeconds,
+        note.durationSeconds,
         note.frequencyHz, (note.note ?? "-") as NSString, cents as NSString,
         ((note.expected ?? "-") + (note.correct ? "  ok" : "  WRONG")) as NSString)
       print(line)

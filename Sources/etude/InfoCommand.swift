@@ -43,7 +43,9 @@ struct InfoCommand: ParsableCommand {
     if json {
       try printJSON(report)
     } else {
-      let rate = report.sampleRate.rounded() == report.sampleRate ? String(Int(report.sampleRate)) : String(report.sampleRate)
+      let rate =
+        report.sampleRate.rounded() == report.sampleRate
+        ? String(Int(report.sampleRate)) : String(report.sampleRate)
       print("file:       \(report.file)")
       print("format:     \(report.format)\(report.extensible ? " (WAVE_FORMAT_EXTENSIBLE)" : "")")
       print("channels:   \(report.channels)")
@@ -53,7 +55,9 @@ struct InfoCommand: ParsableCommand {
       print("RMS:        \(formatDB(report.rmsDBFS)) dBFS")
       if report.clippedSamples > 0 { print("clipped:    \(report.clippedSamples) samples at full scale") }
       if report.nonFiniteSamples > 0 { print("non-finite: \(report.nonFiniteSamples) NaN/Inf samples") }
-      if report.dataSizeRepaired { print("note:       the header's data size was wrong; read the frames present") }
+      if report.dataSizeRepaired {
+        print("note:       the header's data size was wrong; read the frames present")
+      }
     }
   }
 
@@ -66,7 +70,8 @@ struct InfoCommand: ParsableCommand {
       return Report(
         file: "-", format: "raw \(reader.format.rawValue)", encoding: reader.format.encoding.rawValue,
         extensible: false, channels: reader.channelCount, sampleRate: reader.sampleRate, frames: frames,
-        durationSeconds: meter.durationSeconds, peakDBFS: finite(meter.peakDBFS), rmsDBFS: finite(meter.rmsDBFS),
+        durationSeconds: meter.durationSeconds, peakDBFS: finite(meter.peakDBFS),
+        rmsDBFS: finite(meter.rmsDBFS),
         clippedSamples: meter.clippedCount, nonFiniteSamples: meter.nonFiniteCount, dataSizeRepaired: false)
     }
     let reader = try WAVReader(url: URL(fileURLWithPath: file))

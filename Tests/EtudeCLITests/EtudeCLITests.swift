@@ -5,7 +5,8 @@ import Testing
 
 /// Runs the built `etude` binary and returns its exit status, standard output and standard error.
 func runEtude(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int32, out: String, err: String) {
-  let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
+  let products =
+    Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
     ?? Bundle.main.bundleURL
   let process = Process()
   process.executableURL = products.appendingPathComponent("etude")
@@ -20,7 +21,10 @@ func runEtude(_ arguments: [String], stdin: Data? = nil) throws -> (status: Int3
   let outData = out.fileHandleForReading.readDataToEndOfFile()
   let errData = err.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: outData, as: UTF8.self),
+    String(decoding: errData, as: UTF8.self)
+  )
 }
 
 func temporaryDirectory() throws -> URL {

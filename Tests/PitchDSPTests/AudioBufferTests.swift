@@ -1,4 +1,5 @@
 import Testing
+
 @testable import PitchDSP
 
 @Suite struct AudioBufferTests {

@@ -6,7 +6,8 @@ import _TestSupport
 
 @Suite struct LevelMeterTests {
   @Test func fullScaleSineReadsMinus3dBRMSAndZeroPeak() {
-    let sine = SignalGenerator(sampleRate: 48_000).sine(frequencyHz: 1000, amplitude: 1, length: .frames(48_000))
+    let sine = SignalGenerator(sampleRate: 48_000).sine(
+      frequencyHz: 1000, amplitude: 1, length: .frames(48_000))
     var meter = LevelMeter(sampleRate: 48_000)
     meter.process(sine)
     #expect(abs(meter.rmsDBFS - (-3.0103)) < 0.01)

@@ -3,7 +3,9 @@ import Testing
 @testable import ScoreModel
 
 @Suite struct ChordTests {
-  static let roots = ["C", "C#", "Db", "D", "Eb", "E", "F", "F#", "Gb", "G", "Ab", "A", "Bb", "B", "Cb"].map { NoteName($0)! }
+  static let roots = ["C", "C#", "Db", "D", "Eb", "E", "F", "F#", "Gb", "G", "Ab", "A", "Bb", "B", "Cb"].map {
+    NoteName($0)!
+  }
 
   @Test(arguments: ChordType.all)
   func harteRoundTripOverRootsAndInversions(type: ChordType) throws {
@@ -40,10 +42,16 @@ import Testing
     #expect(throws: ScoreModelError.parse(text: "H:maj", offset: 0, expected: "a note letter A-G")) {
       try ChordLabel(harte: "H:maj")
     }
-    #expect(throws: ScoreModelError.parse(text: "C:foo", offset: 2, expected: "a chord shorthand such as maj, min, 7, min7, hdim7, sus4")) {
+    #expect(
+      throws: ScoreModelError.parse(
+        text: "C:foo", offset: 2, expected: "a chord shorthand such as maj, min, 7, min7, hdim7, sus4")
+    ) {
       try ChordLabel(harte: "C:foo")
     }
-    #expect(throws: ScoreModelError.parse(text: "C:maj/9x", offset: 6, expected: "a bass degree such as 3, b3, 5 or b7")) {
+    #expect(
+      throws: ScoreModelError.parse(
+        text: "C:maj/9x", offset: 6, expected: "a bass degree such as 3, b3, 5 or b7")
+    ) {
       try ChordLabel(harte: "C:maj/9x")
     }
     #expect(throws: ScoreModelError.self) { try ChordLabel(harte: "") }
@@ -59,11 +67,19 @@ import Testing
     #expect(trumpet.concert(ofWritten: try SpelledNote(parsing: "D4"))?.description == "C4")
     #expect(trumpet.concert(ofWritten: try SpelledNote(parsing: "F#4"))?.description == "E4")
     #expect(trumpet.written(ofConcert: try SpelledNote(parsing: "Bb3"))?.description == "C4")
-    #expect(TransposingInstrument.altoSaxophone.concert(ofWritten: try SpelledNote(parsing: "A4"))?.description == "C4")
-    #expect(TransposingInstrument.frenchHorn.concert(ofWritten: try SpelledNote(parsing: "G4"))?.description == "C4")
-    #expect(TransposingInstrument.guitar.concert(ofWritten: try SpelledNote(parsing: "E4"))?.description == "E3")
-    #expect(TransposingInstrument.tenorSaxophone.concert(ofWritten: try SpelledNote(parsing: "D5"))?.description == "C4")
-    #expect(TransposingInstrument.piccolo.concert(ofWritten: try SpelledNote(parsing: "C5"))?.description == "C6")
+    #expect(
+      TransposingInstrument.altoSaxophone.concert(ofWritten: try SpelledNote(parsing: "A4"))?.description
+        == "C4")
+    #expect(
+      TransposingInstrument.frenchHorn.concert(ofWritten: try SpelledNote(parsing: "G4"))?.description == "C4"
+    )
+    #expect(
+      TransposingInstrument.guitar.concert(ofWritten: try SpelledNote(parsing: "E4"))?.description == "E3")
+    #expect(
+      TransposingInstrument.tenorSaxophone.concert(ofWritten: try SpelledNote(parsing: "D5"))?.description
+        == "C4")
+    #expect(
+      TransposingInstrument.piccolo.concert(ofWritten: try SpelledNote(parsing: "C5"))?.description == "C6")
     #expect(trumpet.concert(ofWritten: MIDINote(62)!) == MIDINote(60))
     #expect(trumpet.written(ofConcert: MIDINote(60)!) == MIDINote(62))
     #expect(trumpet.concert(ofWritten: MIDINote(0)!) == nil)

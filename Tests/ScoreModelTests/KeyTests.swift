@@ -8,10 +8,13 @@ import Testing
     let degrees = key.degrees
     #expect(Set(degrees.map(\.letter)).count == 7)
     #expect(degrees[0] == key.tonic)
-    #expect(degrees.map(\.pitchClass.rawValue) == key.scale.semitones.map { key.tonic.pitchClass.transposed(by: $0).rawValue })
+    #expect(
+      degrees.map(\.pitchClass.rawValue)
+        == key.scale.semitones.map { key.tonic.pitchClass.transposed(by: $0).rawValue })
     #expect(abs(key.signature) <= 7)
     // Every degree carries the signature's kind of accidental only.
-    #expect(degrees.allSatisfy { key.signature >= 0 ? $0.accidental.semitones >= 0 : $0.accidental.semitones <= 0 })
+    #expect(
+      degrees.allSatisfy { key.signature >= 0 ? $0.accidental.semitones >= 0 : $0.accidental.semitones <= 0 })
   }
 
   @Test func signatures() {

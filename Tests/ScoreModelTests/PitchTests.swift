@@ -16,7 +16,9 @@ import Testing
     #expect(c4.transposed(by: 100) == nil)
     let json = try JSONEncoder().encode([c4])
     #expect(String(decoding: json, as: UTF8.self) == "[60]")
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode([MIDINote].self, from: Data("[128]".utf8)) }
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([MIDINote].self, from: Data("[128]".utf8))
+    }
   }
 
   @Test(arguments: 0...127)
@@ -60,7 +62,8 @@ import Testing
     #expect(throws: ScoreModelError.parse(text: "H4", offset: 0, expected: "a note letter A-G")) {
       try SpelledNote(parsing: "H4")
     }
-    #expect(throws: ScoreModelError.parse(text: "C#", offset: 2, expected: "an octave number from -2 to 10")) {
+    #expect(throws: ScoreModelError.parse(text: "C#", offset: 2, expected: "an octave number from -2 to 10"))
+    {
       try SpelledNote(parsing: "C#")
     }
     #expect(throws: ScoreModelError.self) { try SpelledNote(parsing: "C####4") }
@@ -75,7 +78,9 @@ import Testing
     #expect(Interval(.major, 9)?.semitones == 14)
     #expect(Interval(.major, 5) == nil && Interval(.perfect, 3) == nil)
     #expect(Interval(.diminished(1), 7)?.semitones == 9)
-    for name in ["P1", "m2", "M2", "m3", "M3", "P4", "A4", "d5", "P5", "m6", "M6", "m7", "M7", "P8", "M9", "AA4", "dd7"] {
+    for name in [
+      "P1", "m2", "M2", "m3", "M3", "P4", "A4", "d5", "P5", "m6", "M6", "m7", "M7", "P8", "M9", "AA4", "dd7",
+    ] {
       #expect(Interval(name)?.description == name, "\(name)")
     }
     #expect(Interval("X3") == nil && Interval("M") == nil)

@@ -87,7 +87,8 @@
       config: kiss_fft_cfg, real: UnsafeMutableBufferPointer<Float>,
       imaginary: UnsafeMutableBufferPointer<Float>, scale: Float
     ) {
-      guard real.count == size, imaginary.count == size else { fatalError() }  // buffers must hold size values
+      // Precondition, a programmer error: buffers hold size values (no message: building one would allocate).
+      guard real.count == size, imaginary.count == size else { fatalError() }
       for k in 0..<size { input[k] = kiss_fft_cpx(r: real[k], i: imaginary[k]) }
       // RT-audited: kiss_fft with distinct input and output buffers does not allocate.
       let fin = input, fout = output
@@ -107,8 +108,10 @@
       imaginary: UnsafeMutableBufferPointer<Float>
     ) {
       let half = size / 2
-      guard input.count == size else { fatalError() }  // input must hold size samples
-      guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }  // outputs need size/2 + 1 bins
+      // Precondition, a programmer error: input holds size samples (no message: building one would allocate).
+      guard input.count == size else { fatalError() }
+      // Precondition, a programmer error: outputs need size/2 + 1 bins (no message: building one would allocate).
+      guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }
       guard let x = input.baseAddress else { return }
       // RT-audited: kiss_fftr uses the scratch allocated with its state.
       let config = forwardRealConfig, fout = output
@@ -128,8 +131,10 @@
       output: UnsafeMutableBufferPointer<Float>
     ) {
       let half = size / 2
-      guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }  // inputs need size/2 + 1 bins
-      guard output.count == size else { fatalError() }  // output must hold size samples
+      // Precondition, a programmer error: inputs need size/2 + 1 bins (no message: building one would allocate).
+      guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }
+      // Precondition, a programmer error: output holds size samples (no message: building one would allocate).
+      guard output.count == size else { fatalError() }
       for k in 0...half { input[k] = kiss_fft_cpx(r: real[k], i: imaginary[k]) }
       input[0].i = 0
       input[half].i = 0

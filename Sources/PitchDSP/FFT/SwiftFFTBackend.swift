@@ -75,7 +75,8 @@ public final class SwiftFFTBackend: FFTBackend {
   public func forward(
     real: UnsafeMutableBufferPointer<Float>, imaginary: UnsafeMutableBufferPointer<Float>
   ) {
-    guard real.count == size, imaginary.count == size else { fatalError() }  // buffers must hold size values
+    // Precondition, a programmer error: buffers hold size values (no message: building one would allocate).
+    guard real.count == size, imaginary.count == size else { fatalError() }
     guard let re = real.baseAddress, let im = imaginary.baseAddress else { return }
     complexPlan.transformInPlace(re: re, im: im)
   }
@@ -90,7 +91,8 @@ public final class SwiftFFTBackend: FFTBackend {
   public func inverse(
     real: UnsafeMutableBufferPointer<Float>, imaginary: UnsafeMutableBufferPointer<Float>
   ) {
-    guard real.count == size, imaginary.count == size else { fatalError() }  // buffers must hold size values
+    // Precondition, a programmer error: buffers hold size values (no message: building one would allocate).
+    guard real.count == size, imaginary.count == size else { fatalError() }
     guard let re = real.baseAddress, let im = imaginary.baseAddress else { return }
     // Swapping real and imaginary parts on the way in and out turns the forward
     // transform into the unscaled inverse.
@@ -113,8 +115,10 @@ public final class SwiftFFTBackend: FFTBackend {
     imaginary: UnsafeMutableBufferPointer<Float>
   ) {
     let half = size / 2
-    guard input.count == size else { fatalError() }  // input must hold size samples
-    guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }  // outputs need size/2 + 1 bins
+    // Precondition, a programmer error: input holds size samples (no message: building one would allocate).
+    guard input.count == size else { fatalError() }
+    // Precondition, a programmer error: outputs need size/2 + 1 bins (no message: building one would allocate).
+    guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }
     guard let x = input.baseAddress, let outRe = real.baseAddress,
       let outIm = imaginary.baseAddress
     else { return }
@@ -155,8 +159,10 @@ public final class SwiftFFTBackend: FFTBackend {
     output: UnsafeMutableBufferPointer<Float>
   ) {
     let half = size / 2
-    guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }  // inputs need size/2 + 1 bins
-    guard output.count == size else { fatalError() }  // output must hold size samples
+    // Precondition, a programmer error: inputs need size/2 + 1 bins (no message: building one would allocate).
+    guard real.count >= half + 1, imaginary.count >= half + 1 else { fatalError() }
+    // Precondition, a programmer error: output holds size samples (no message: building one would allocate).
+    guard output.count == size else { fatalError() }
     guard let xr = real.baseAddress, let xi = imaginary.baseAddress, let y = output.baseAddress
     else { return }
     // Rebuild Z[k] = E[k] + i·O[k] with E = (X[k] + X*[M−k]) / 2 and

@@ -79,7 +79,8 @@ public final class RawPCMReader {
       throw .invalidParameter(name: "channel count", value: String(channelCount), expected: "1...4096")
     }
     guard sampleRate > 0, sampleRate.isFinite else {
-      throw .invalidParameter(name: "sample rate", value: String(sampleRate), expected: "a positive number of Hz")
+      throw .invalidParameter(
+        name: "sample rate", value: String(sampleRate), expected: "a positive number of Hz")
     }
     self.format = format
     self.channelCount = channelCount

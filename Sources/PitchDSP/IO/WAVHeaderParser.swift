@@ -35,17 +35,20 @@ enum WAVHeaderParser {
       switch id {
       case "fmt ":
         guard size >= 16 else {
-          throw .invalidHeader(offset: chunkStart + 4, reason: "fmt chunk of \(size) bytes, expected at least 16")
+          throw .invalidHeader(
+            offset: chunkStart + 4, reason: "fmt chunk of \(size) bytes, expected at least 16")
         }
         guard size <= maximumFormatChunkSize else {
-          throw .invalidHeader(offset: chunkStart + 4, reason: "fmt chunk of \(size) bytes is implausibly large")
+          throw .invalidHeader(
+            offset: chunkStart + 4, reason: "fmt chunk of \(size) bytes is implausibly large")
         }
         let body = try readExactly(stream, size, context: "fmt chunk", offset: chunkStart + 8)
         format = try parseFormat(body, at: chunkStart + 8)
         if size & 1 == 1 { try stream.skip(1) }
       case "ds64":
         guard size >= 24 else {
-          throw .invalidHeader(offset: chunkStart + 4, reason: "ds64 chunk of \(size) bytes, expected at least 24")
+          throw .invalidHeader(
+            offset: chunkStart + 4, reason: "ds64 chunk of \(size) bytes, expected at least 24")
         }
         let body = try readExactly(stream, 24, context: "ds64 chunk", offset: chunkStart + 8)
         let dataSize = UInt64(uint32(body, 8)) | UInt64(uint32(body, 12)) << 32
@@ -73,7 +76,8 @@ enum WAVHeaderParser {
     let blockAlign = Int(uint16(b, 12))
     let bits = Int(uint16(b, 14))
     guard channels >= 1, channels <= maximumChannelCount else {
-      throw .invalidHeader(offset: offset + 2, reason: "channel count \(channels), expected 1...\(maximumChannelCount)")
+      throw .invalidHeader(
+        offset: offset + 2, reason: "channel count \(channels), expected 1...\(maximumChannelCount)")
     }
     guard rate >= 1 else {
       throw .invalidHeader(offset: offset + 4, reason: "sample rate 0")

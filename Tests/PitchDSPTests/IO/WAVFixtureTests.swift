@@ -17,13 +17,18 @@ struct WAVFixture: Sendable, CustomStringConvertible {
 
   static let all: [WAVFixture] = [
     .init(name: "u8-mono-8000", encoding: .unsigned8, channelCount: 1, sampleRate: 8000, isExtensible: false),
-    .init(name: "s16-stereo-44100", encoding: .signed16, channelCount: 2, sampleRate: 44100, isExtensible: false),
+    .init(
+      name: "s16-stereo-44100", encoding: .signed16, channelCount: 2, sampleRate: 44100, isExtensible: false),
     .init(name: "s16-3ch-8000", encoding: .signed16, channelCount: 3, sampleRate: 8000, isExtensible: true),
-    .init(name: "s24-mono-48000", encoding: .signed24, channelCount: 1, sampleRate: 48000, isExtensible: true),
+    .init(
+      name: "s24-mono-48000", encoding: .signed24, channelCount: 1, sampleRate: 48000, isExtensible: true),
     .init(name: "s24-6ch-16000", encoding: .signed24, channelCount: 6, sampleRate: 16000, isExtensible: true),
-    .init(name: "s32-stereo-22050", encoding: .signed32, channelCount: 2, sampleRate: 22050, isExtensible: true),
-    .init(name: "f32-mono-11025", encoding: .float32, channelCount: 1, sampleRate: 11025, isExtensible: false),
-    .init(name: "f64-mono-96000", encoding: .float64, channelCount: 1, sampleRate: 96000, isExtensible: false),
+    .init(
+      name: "s32-stereo-22050", encoding: .signed32, channelCount: 2, sampleRate: 22050, isExtensible: true),
+    .init(
+      name: "f32-mono-11025", encoding: .float32, channelCount: 1, sampleRate: 11025, isExtensible: false),
+    .init(
+      name: "f64-mono-96000", encoding: .float64, channelCount: 1, sampleRate: 96000, isExtensible: false),
   ]
 }
 
@@ -45,7 +50,8 @@ struct WAVFixture: Sendable, CustomStringConvertible {
     var worst: Float = 0
     for frame in 0..<buffer.frameCount {
       for channel in 0..<fixture.channelCount {
-        worst = max(worst, abs(buffer.channels[channel][frame] - expected[frame * fixture.channelCount + channel]))
+        worst = max(
+          worst, abs(buffer.channels[channel][frame] - expected[frame * fixture.channelCount + channel]))
       }
     }
     #expect(worst < 1e-6, "largest difference from sox's decoding: \(worst)")

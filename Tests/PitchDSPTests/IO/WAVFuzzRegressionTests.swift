@@ -8,7 +8,8 @@ import Testing
 @Suite struct WAVFuzzRegressionTests {
   static var inputs: [URL] {
     let directory = Bundle.module.resourceURL!.appendingPathComponent("Fixtures/fuzz")
-    return ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
+    return
+      ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
       .filter { $0.pathExtension == "wav" }
       .sorted { $0.lastPathComponent < $1.lastPathComponent }
   }

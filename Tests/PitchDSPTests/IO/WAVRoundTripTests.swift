@@ -35,7 +35,8 @@ func testBuffer(channels: Int, rate: Double, frames: Int) -> AudioBuffer {
       #expect(reader.format.channelCount == channels)
       #expect(reader.format.sampleRate == rate)
       #expect(reader.format.frameCount == 257)
-      #expect(reader.format.isExtensible == (channels > 2 || (!encoding.isFloat && encoding.bitsPerSample > 16)))
+      #expect(
+        reader.format.isExtensible == (channels > 2 || (!encoding.isFloat && encoding.bitsPerSample > 16)))
       let decoded = try reader.readRemaining()
       for c in 0..<channels {
         let worst = zip(decoded.channels[c], original.channels[c]).map { abs($0 - $1) }.max() ?? 0
@@ -110,7 +111,8 @@ func testBuffer(channels: Int, rate: Double, frames: Int) -> AudioBuffer {
 }
 
 @Suite struct WAVCorruptionTests {
-  static let valid = [UInt8](WAVWriter.encode(testBuffer(channels: 2, rate: 44100, frames: 20), encoding: .signed24))
+  static let valid = [UInt8](
+    WAVWriter.encode(testBuffer(channels: 2, rate: 44100, frames: 20), encoding: .signed24))
 
   @Test func everyTruncationOfTheHeaderIsATypedError() {
     let headerLength = 68  // RIFF(12) + fmt(8 + 40) + data header(8) for 24-bit EXTENSIBLE
@@ -141,13 +143,17 @@ func testBuffer(channels: Int, rate: Double, frames: Int) -> AudioBuffer {
   }
 
   @Test func corruptFieldsAreTypedErrorsAtTheirOffset() {
-    #expect(throws: PitchDSPError.invalidHeader(offset: 0, reason: "expected \"RIFF\" or \"RF64\", found \"RIFX\"")) {
+    #expect(
+      throws: PitchDSPError.invalidHeader(offset: 0, reason: "expected \"RIFF\" or \"RF64\", found \"RIFX\"")
+    ) {
       try WAVReader(data: Self.corrupted(0, Array("RIFX".utf8)))
     }
     #expect(throws: PitchDSPError.invalidHeader(offset: 8, reason: "expected \"WAVE\", found \"AVI \"")) {
       try WAVReader(data: Self.corrupted(8, Array("AVI ".utf8)))
     }
-    #expect(throws: PitchDSPError.invalidHeader(offset: 16, reason: "fmt chunk of 8 bytes, expected at least 16")) {
+    #expect(
+      throws: PitchDSPError.invalidHeader(offset: 16, reason: "fmt chunk of 8 bytes, expected at least 16")
+    ) {
       try WAVReader(data: Self.corrupted(16, [8, 0, 0, 0]))
     }
     #expect(throws: PitchDSPError.invalidHeader(offset: 22, reason: "channel count 0, expected 1...4096")) {
@@ -156,7 +162,8 @@ func testBuffer(channels: Int, rate: Double, frames: Int) -> AudioBuffer {
     #expect(throws: PitchDSPError.invalidHeader(offset: 24, reason: "sample rate 0")) {
       try WAVReader(data: Self.corrupted(24, [0, 0, 0, 0]))
     }
-    #expect(throws: PitchDSPError.self) { try WAVReader(data: Self.corrupted(32, [0xFF, 0x7F])) }  // block align
+    // A block align that disagrees with channels × sample size.
+    #expect(throws: PitchDSPError.self) { try WAVReader(data: Self.corrupted(32, [0xFF, 0x7F])) }
     #expect(throws: PitchDSPError.unsupportedEncoding(formatTag: 2, bitsPerSample: 24)) {
       try WAVReader(data: Self.corrupted(44, [2, 0]))  // ADPCM sub-format
     }
@@ -193,7 +200,9 @@ func testBuffer(channels: Int, rate: Double, frames: Int) -> AudioBuffer {
   }
 
   @Test func badParametersAreTypedErrors() {
-    #expect(throws: PitchDSPError.self) { try RawPCMReader(data: Data(), format: .s16le, channelCount: 0, sampleRate: 8000) }
+    #expect(throws: PitchDSPError.self) {
+      try RawPCMReader(data: Data(), format: .s16le, channelCount: 0, sampleRate: 8000)
+    }
     #expect(throws: PitchDSPError.self) { try RawPCMReader(data: Data(), format: .s16le, sampleRate: 0) }
   }
 }
