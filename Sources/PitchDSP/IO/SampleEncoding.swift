@@ -97,7 +97,8 @@ public enum SampleEncoding: String, Sendable, Hashable, Codable, CaseIterable, C
   /// Encodes planar channels as interleaved little-endian samples, appending to `bytes`.
   ///
   /// Integer encodings round to nearest and saturate at full scale (so 1.0 becomes 32767 in
-  /// 16-bit); NaN encodes as 0. Float encodings store values as they are.
+  /// 16-bit, and ±∞ the extremes); NaN encodes as 0 (128 in 8-bit). Float encodings store values
+  /// as they are.
   ///
   /// - Parameters:
   ///   - channels: Planar samples, all the same length.
@@ -107,36 +108,62 @@ public enum SampleEncoding: String, Sendable, Hashable, Codable, CaseIterable, C
     let channelCount = channels.count
     let width = bytesPerSample
     let start = bytes.count
-    bytes.append(contentsOf: repeatElement(0, count: range.count * channelCount * width))
+    let stride = channelCount * width
+    bytes.append(contentsOf: repeatElement(0, count: range.count * stride))
     bytes.withUnsafeMutableBytes { raw in
       guard let base = raw.baseAddress?.advanced(by: start) else { return }
       for (c, channel) in channels.enumerated() {
-        var offset = c * width
-        let stride = channelCount * width
-        for i in range {
-          let x = channel[i]
-          switch self {
-          case .unsigned8:
-            let v = UInt8(Self.quantize(x, scale: 128, min: -128, max: 127) + 128)
-            base.storeBytes(of: v, toByteOffset: offset, as: UInt8.self)
-          case .signed16:
-            let v = Int16(Self.quantize(x, scale: 32768, min: -32768, max: 32767))
-            base.storeBytes(of: v.littleEndian, toByteOffset: offset, as: Int16.self)
-          case .signed24:
-            let v = Int32(Self.quantize(x, scale: 8_388_608, min: -8_388_608, max: 8_388_607))
-            base.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: offset, as: UInt8.self)
-            base.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: offset + 1, as: UInt8.self)
-            base.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: offset + 2, as: UInt8.self)
-          case .signed32:
-            let v = Int32(Self.quantize(x, scale: 2_147_483_648, min: -2_147_483_648, max: 2_147_483_647))
-            base.storeBytes(of: v.littleEndian, toByteOffset: offset, as: Int32.self)
-          case .float32:
-            base.storeBytes(of: x.bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
-          case .float64:
-            base.storeBytes(of: Double(x).bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
-          }
-          offset += stride
+        channel.withUnsafeBufferPointer { samples in
+          let out = base.advanced(by: c * width)
+          encodeChannel(samples, frames: range, into: out, stride: stride)
         }
+      }
+    }
+  }
+
+  /// Encodes frames `range` of one channel to `out`, one sample every `stride` bytes.
+  private func encodeChannel(
+    _ samples: UnsafeBufferPointer<Float>, frames range: Range<Int>, into out: UnsafeMutableRawPointer,
+    stride: Int
+  ) {
+    var offset = 0
+    // One loop per encoding, so the per-sample work has no switch in it.
+    switch self {
+    case .unsigned8:
+      for i in range {
+        let v = UInt8(Self.quantize(samples[i], scale: 128, min: -128, max: 127) + 128)
+        out.storeBytes(of: v, toByteOffset: offset, as: UInt8.self)
+        offset += stride
+      }
+    case .signed16:
+      for i in range {
+        let v = Int16(Self.quantize(samples[i], scale: 32768, min: -32768, max: 32767))
+        out.storeBytes(of: v.littleEndian, toByteOffset: offset, as: Int16.self)
+        offset += stride
+      }
+    case .signed24:
+      for i in range {
+        let v = Int32(Self.quantize(samples[i], scale: 8_388_608, min: -8_388_608, max: 8_388_607))
+        out.storeBytes(of: UInt8(truncatingIfNeeded: v), toByteOffset: offset, as: UInt8.self)
+        out.storeBytes(of: UInt8(truncatingIfNeeded: v >> 8), toByteOffset: offset + 1, as: UInt8.self)
+        out.storeBytes(of: UInt8(truncatingIfNeeded: v >> 16), toByteOffset: offset + 2, as: UInt8.self)
+        offset += stride
+      }
+    case .signed32:
+      for i in range {
+        let v = Int32(Self.quantize(samples[i], scale: 2_147_483_648, min: -2_147_483_648, max: 2_147_483_647))
+        out.storeBytes(of: v.littleEndian, toByteOffset: offset, as: Int32.self)
+        offset += stride
+      }
+    case .float32:
+      for i in range {
+        out.storeBytes(of: samples[i].bitPattern.littleEndian, toByteOffset: offset, as: UInt32.self)
+        offset += stride
+      }
+    case .float64:
+      for i in range {
+        out.storeBytes(of: Double(samples[i]).bitPattern.littleEndian, toByteOffset: offset, as: UInt64.self)
+        offset += stride
       }
     }
   }

@@ -7,7 +7,8 @@ public struct WAVFormat: Sendable, Hashable, Codable, CustomStringConvertible {
   /// Frames per second, in Hz.
   public var sampleRate: Double
   /// Frames in the file; for a file whose data size was missing or wrong, the frames actually
-  /// present. `nil` only while streaming from a source of unknown length.
+  /// present. `nil` only while streaming from a pipe whose header left the size open (it is set
+  /// once the reader reaches the end).
   public var frameCount: Int?
   /// Whether the header uses `WAVE_FORMAT_EXTENSIBLE` (format tag 0xFFFE).
   public var isExtensible: Bool
@@ -38,6 +39,9 @@ public struct WAVFormat: Sendable, Hashable, Codable, CustomStringConvertible {
     self.channelMask = channelMask
     self.validBitsPerSample = validBitsPerSample ?? encoding.bitsPerSample
   }
+
+  /// The container size of one sample, in bits (8, 16, 24, 32 or 64).
+  public var bitsPerSample: Int { encoding.bitsPerSample }
 
   /// Bytes per frame (all channels).
   public var bytesPerFrame: Int { channelCount * encoding.bytesPerSample }

@@ -18,6 +18,9 @@ public final class WAVWriter {
   private let temporary: URL
   private var handle: FileHandle?
   private var dataBytes = 0
+  /// Set once a write to the temporary file failed: the file is then incomplete and must never
+  /// be moved into place.
+  private var failure: PitchDSPError?
 
   /// Starts a file at `url`.
   ///
@@ -32,37 +35,32 @@ public final class WAVWriter {
     url: URL, encoding: SampleEncoding, channelCount: Int, sampleRate: Double,
     extensible: Bool? = nil
   ) throws(PitchDSPError) {
-    guard channelCount >= 1, channelCount <= WAVHeaderParser.maximumChannelCount else {
-      throw .invalidParameter(name: "channel count", value: String(channelCount), expected: "1...4096")
-    }
-    guard sampleRate >= 1, sampleRate <= Double(UInt32.max), sampleRate == sampleRate.rounded() else {
-      throw .invalidParameter(
-        name: "sample rate", value: String(sampleRate), expected: "a whole number of Hz from 1 to 2³²−1")
-    }
-    let useExtensible = extensible ?? (channelCount > 2 || (!encoding.isFloat && encoding.bitsPerSample > 16))
-    format = WAVFormat(
+    try Self.validate(channelCount: channelCount, sampleRate: sampleRate)
+    format = Self.format(
       encoding: encoding, channelCount: channelCount, sampleRate: sampleRate, frameCount: 0,
-      isExtensible: useExtensible, channelMask: useExtensible ? Self.defaultChannelMask(channelCount) : 0)
+      extensible: extensible)
     destination = url
     let directory = url.deletingLastPathComponent()
     temporary = directory.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp")
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory),
+      isDirectory.boolValue
+    else { throw .fileNotFound(path: directory.path) }
     guard FileManager.default.createFile(atPath: temporary.path, contents: nil) else {
       throw .io(path: url.path, message: "cannot create a file in \(directory.path)")
     }
     do {
       handle = try FileHandle(forWritingTo: temporary)
     } catch {
+      _ = unlink(temporary.path)
       throw .io(path: url.path, message: "cannot open for writing: \(error.localizedDescription)")
     }
     try append(Self.header(for: format, dataBytes: 0))
   }
 
   deinit {
-    if let handle {
-      handle.closeFile()
-      // Nothing to report to from deinit; the temporary file is ours to remove.
-      _ = unlink(temporary.path)
-    }
+    // Dropped without finish(): remove the temporary file (nothing to report to from deinit).
+    discard()
   }
 
   /// Appends frames.
@@ -83,7 +81,7 @@ public final class WAVWriter {
       var bytes: [UInt8] = []
       bytes.reserveCapacity((end - start) * format.bytesPerFrame)
       format.encoding.encode(buffer.channels, frames: start..<end, appendingTo: &bytes)
-      guard dataBytes + bytes.count <= Int(UInt32.max) - 256 else {
+      guard dataBytes + bytes.count <= Self.maximumDataBytes else {
         throw .invalidParameter(
           name: "WAV data size", value: String(dataBytes + bytes.count), expected: "under 4 GiB")
       }
@@ -96,20 +94,33 @@ public final class WAVWriter {
 
   /// Completes the file: writes the final header, flushes it to disk and moves it into place.
   ///
-  /// - Throws: ``PitchDSPError/io(path:message:)`` when a write or the rename fails; the
-  ///   destination is then untouched.
+  /// Calling it again does nothing.
+  ///
+  /// - Throws: ``PitchDSPError/io(path:message:)`` when a write (now or in an earlier
+  ///   ``write(_:)``) or the rename fails; the temporary file is then deleted and the destination
+  ///   is untouched.
   public func finish() throws(PitchDSPError) {
     guard let handle else { return }
+    if let failure {
+      discard()
+      throw failure
+    }
     do {
       if dataBytes & 1 == 1 { try handle.write(contentsOf: [0]) }
       try handle.seek(toOffset: 0)
       try handle.write(contentsOf: Self.header(for: format, dataBytes: dataBytes))
       try handle.synchronize()
-      try handle.close()
     } catch {
+      discard()
       throw .io(path: destination.path, message: "write failed: \(error.localizedDescription)")
     }
     self.handle = nil
+    do {
+      try handle.close()
+    } catch {
+      _ = unlink(temporary.path)
+      throw .io(path: destination.path, message: "close failed: \(error.localizedDescription)")
+    }
     guard rename(temporary.path, destination.path) == 0 else {
       let reason = String(cString: strerror(errno))
       _ = unlink(temporary.path)
@@ -117,11 +128,27 @@ public final class WAVWriter {
     }
   }
 
+  /// Closes and deletes the temporary file; the destination is untouched.
+  private func discard() {
+    guard let handle else { return }
+    // The file is being thrown away: a failure to close it has no consequence to report.
+    handle.closeFile()
+    self.handle = nil
+    _ = unlink(temporary.path)
+  }
+
   private func append(_ bytes: [UInt8]) throws(PitchDSPError) {
+    if let failure { throw failure }
+    guard let handle else {
+      throw .invalidParameter(name: "writer state", value: "finished", expected: "a writer not yet finished")
+    }
     do {
-      try handle?.write(contentsOf: bytes)
+      try handle.write(contentsOf: bytes)
     } catch {
-      throw .io(path: destination.path, message: "write failed: \(error.localizedDescription)")
+      let failure = PitchDSPError.io(
+        path: destination.path, message: "write failed: \(error.localizedDescription)")
+      self.failure = failure
+      throw failure
     }
   }
 
@@ -150,21 +177,53 @@ public final class WAVWriter {
   ///   - encoding: How to store samples; 16-bit integer PCM by default.
   ///   - extensible: Force or forbid an EXTENSIBLE header; `nil` chooses as the file writer does.
   /// - Returns: The file's bytes.
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` when the sample rate or
+  ///   channel count cannot be stored in a WAV header, or the data would reach 4 GiB.
   public static func encode(
     _ buffer: AudioBuffer, encoding: SampleEncoding = .signed16, extensible: Bool? = nil
-  ) -> Data {
-    let channelCount = buffer.channelCount
-    let useExtensible = extensible ?? (channelCount > 2 || (!encoding.isFloat && encoding.bitsPerSample > 16))
-    let format = WAVFormat(
-      encoding: encoding, channelCount: channelCount, sampleRate: buffer.sampleRate.rounded(),
-      frameCount: buffer.frameCount, isExtensible: useExtensible,
-      channelMask: useExtensible ? defaultChannelMask(channelCount) : 0)
-    var samples: [UInt8] = []
-    encoding.encode(buffer.channels, frames: 0..<buffer.frameCount, appendingTo: &samples)
-    var bytes = header(for: format, dataBytes: samples.count)
-    bytes += samples
-    if samples.count & 1 == 1 { bytes.append(0) }
+  ) throws(PitchDSPError) -> Data {
+    let sampleRate = buffer.sampleRate.rounded()
+    try validate(channelCount: buffer.channelCount, sampleRate: sampleRate)
+    let format = format(
+      encoding: encoding, channelCount: buffer.channelCount, sampleRate: sampleRate,
+      frameCount: buffer.frameCount, extensible: extensible)
+    let (dataBytes, overflow) = buffer.frameCount.multipliedReportingOverflow(by: format.bytesPerFrame)
+    guard !overflow, dataBytes <= maximumDataBytes else {
+      throw .invalidParameter(
+        name: "WAV data size", value: "\(buffer.frameCount) frames", expected: "under 4 GiB")
+    }
+    var bytes = header(for: format, dataBytes: dataBytes)
+    bytes.reserveCapacity(bytes.count + dataBytes + 1)
+    encoding.encode(buffer.channels, frames: 0..<buffer.frameCount, appendingTo: &bytes)
+    if dataBytes & 1 == 1 { bytes.append(0) }
     return Data(bytes)
+  }
+
+  /// The most sample bytes a (RIFF, not RF64) WAV file holds, leaving room for the header.
+  static let maximumDataBytes = Int(UInt32.max) - 256
+
+  /// Checks that a channel count and sample rate fit a WAV header.
+  static func validate(channelCount: Int, sampleRate: Double) throws(PitchDSPError) {
+    guard channelCount >= 1, channelCount <= WAVHeaderParser.maximumChannelCount else {
+      throw .invalidParameter(
+        name: "channel count", value: String(channelCount),
+        expected: "1...\(WAVHeaderParser.maximumChannelCount)")
+    }
+    guard sampleRate >= 1, sampleRate <= Double(UInt32.max), sampleRate == sampleRate.rounded() else {
+      throw .invalidParameter(
+        name: "sample rate", value: String(sampleRate), expected: "a whole number of Hz from 1 to 4294967295")
+    }
+  }
+
+  /// The format to write: EXTENSIBLE when asked, or by default for more than two channels or
+  /// integer samples deeper than 16 bits.
+  static func format(
+    encoding: SampleEncoding, channelCount: Int, sampleRate: Double, frameCount: Int, extensible: Bool?
+  ) -> WAVFormat {
+    let useExtensible = extensible ?? (channelCount > 2 || (!encoding.isFloat && encoding.bitsPerSample > 16))
+    return WAVFormat(
+      encoding: encoding, channelCount: channelCount, sampleRate: sampleRate, frameCount: frameCount,
+      isExtensible: useExtensible, channelMask: useExtensible ? defaultChannelMask(channelCount) : 0)
   }
 
   /// The speaker mask for common layouts (mono, stereo, quad, 5.1, 7.1), else 0 (unassigned).
@@ -187,7 +246,8 @@ public final class WAVWriter {
     fmt.append16(format.isExtensible ? 0xFFFE : tag)
     fmt.append16(UInt16(format.channelCount))
     fmt.append32(UInt32(format.sampleRate))
-    fmt.append32(UInt32(Int(format.sampleRate) * format.bytesPerFrame))
+    // The byte rate is informational; a rate × frame size beyond 32 bits saturates.
+    fmt.append32(UInt32(clamping: Int(format.sampleRate) * format.bytesPerFrame))
     fmt.append16(UInt16(format.bytesPerFrame))
     fmt.append16(UInt16(encoding.bitsPerSample))
     if format.isExtensible {

@@ -60,18 +60,28 @@ struct WAVFixture: Sendable, CustomStringConvertible {
     #expect(peak > 0.45 && peak < 0.51)
   }
 
-  @Test(arguments: [1, 7, 4096])
-  func streamingInBlocksMatchesReadingAll(block: Int) throws {
-    let fixture = WAVFixture.all[4]
+  @Test(arguments: WAVFixture.all, [1, 7, 4096])
+  func streamingInBlocksMatchesReadingAll(fixture: WAVFixture, block: Int) throws {
     let all = try WAVReader.readAll(url: fixture.url)
     let reader = try WAVReader(url: fixture.url)
     var streamed = AudioBuffer(sampleRate: all.sampleRate, channelCount: all.channelCount, frameCount: 0)
+    var blocks = 0
     while let next = try reader.read(maxFrames: block) {
-      #expect(next.frameCount <= block)
+      #expect(next.frameCount >= 1 && next.frameCount <= block)
       streamed.append(next)
+      blocks += 1
     }
     #expect(streamed == all)
+    #expect(blocks == (all.frameCount + block - 1) / block)
+    #expect(reader.remainingFrames == 0)
     #expect(try reader.read(maxFrames: block) == nil)
+    // The same through memory, and mixed to mono.
+    let fromData = try WAVReader(data: Data(contentsOf: fixture.url))
+    var mono: [Float] = []
+    while let next = try fromData.readMono(maxFrames: block) { mono += next }
+    let expectedMono = all.mixedToMono().mono
+    #expect(mono.count == expectedMono.count)
+    #expect(zip(mono, expectedMono).allSatisfy { abs($0 - $1) <= 1e-6 })
   }
 
   @Test func monoMixdownAveragesChannels() throws {
@@ -82,8 +92,22 @@ struct WAVFixture: Sendable, CustomStringConvertible {
   }
 
   @Test func missingFileIsATypedError() {
-    #expect(throws: PitchDSPError.io(path: "/nonexistent/x.wav", message: "no such file")) {
+    #expect(throws: PitchDSPError.fileNotFound(path: "/nonexistent/x.wav")) {
       try WAVReader(url: URL(fileURLWithPath: "/nonexistent/x.wav"))
     }
+    let directory = FileManager.default.temporaryDirectory
+    #expect(throws: PitchDSPError.io(path: directory.path, message: "is a directory")) {
+      try WAVReader(url: directory)
+    }
+  }
+
+  @Test func fixturesStayTiny() throws {
+    let directory = try #require(Bundle.module.resourceURL?.appendingPathComponent("Fixtures"))
+    let enumerator = try #require(FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.fileSizeKey]))
+    var total = 0
+    for case let url as URL in enumerator {
+      total += try url.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
+    }
+    #expect(total > 0 && total < 150_000, "fixtures total \(total) bytes")
   }
 }
