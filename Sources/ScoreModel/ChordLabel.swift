@@ -1,4 +1,6 @@
 /// A chord label as chord recognizers report it: a chord, no chord (`N`) or unknown (`X`).
+///
+/// Prints, parses and encodes in JSON as the Harte label (`"N"`, `"X"`, `"G:7/3"`).
 public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, LosslessStringConvertible {
   /// Silence or sound without harmony: Harte `N`.
   case noChord
@@ -10,8 +12,9 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
   /// Parses a Harte label: `N`, `X`, `C`, `C:min7`, `G:7/3`, `C:maj(9)`, `C:min7(*b7)`, `C:(1,b3,5)`.
   ///
   /// Additions and omissions in parentheses modify the shorthand's intervals; the result takes the
-  /// shorthand of a known type when the interval set matches one (`C:(1,b3,5)` is `C:min`).
+  /// shorthand of a known type when the pitch-class set matches one (`C:(1,b3,5)` is `C:min`).
   ///
+  /// - Parameter text: The label.
   /// - Throws: ``ScoreModelError/parse(text:offset:expected:)`` naming the character at fault.
   public init(harte text: String) throws(ScoreModelError) {
     if text == "N" {
@@ -28,40 +31,7 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
     var type = ChordType.major
     if index < characters.count, characters[index] == ":" {
       index += 1
-      let start = index
-      while index < characters.count, characters[index] != "(", characters[index] != "/" { index += 1 }
-      let shorthand = String(characters[start..<index])
-      let hasList = index < characters.count && characters[index] == "("
-      if shorthand.isEmpty && hasList {
-        type = ChordType(intervals: [])
-      } else if let named = ChordType(shorthand: shorthand), !shorthand.isEmpty {
-        type = named
-      } else {
-        throw .parse(
-          text: text, offset: start, expected: "a chord shorthand such as maj, min, 7, min7, hdim7, sus4")
-      }
-      if hasList {
-        index += 1
-        var intervals = Set(shorthand.isEmpty ? [] : type.intervals)
-        while true {
-          let itemStart = index
-          while index < characters.count, characters[index] != ",", characters[index] != ")" { index += 1 }
-          guard index < characters.count else {
-            throw .parse(text: text, offset: index, expected: "\")\" closing the interval list")
-          }
-          var item = Substring(String(characters[itemStart..<index]))
-          let omit = item.first == "*"
-          if omit { item = item.dropFirst() }
-          guard let interval = Interval(harteDegree: item) else {
-            throw .parse(text: text, offset: itemStart, expected: "a degree such as 3, b3, #5, b7 or 9")
-          }
-          if omit { intervals.remove(interval) } else { intervals.insert(interval) }
-          let separator = characters[index]
-          index += 1
-          if separator == ")" { break }
-        }
-        type = ChordType(intervals: Array(intervals))
-      }
+      type = try ChordType.parseHarte(characters, at: &index, text: text)
     }
     var bass: Interval?
     if index < characters.count {
@@ -77,11 +47,16 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
     self = .chord(Chord(root, type, bass: bass))
   }
 
-  /// Parses a Harte label, or `nil`.
+  /// Parses a Harte label, or returns `nil`.
+  ///
+  /// - Parameter description: The label.
   public init?(_ description: String) {
     do { try self.init(harte: description) } catch { return nil }
   }
 
+  /// Decodes a label from its Harte form, such as `"N"` or `"A:min7"`.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` when the string is not a chord label.
   public init(from decoder: any Decoder) throws {
     let text = try decoder.singleValueContainer().decode(String.self)
     do { try self.init(harte: text) } catch {
@@ -90,6 +65,7 @@ public enum ChordLabel: Sendable, Hashable, Codable, CustomStringConvertible, Lo
     }
   }
 
+  /// Encodes the label in its Harte form.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(description)

@@ -1,14 +1,19 @@
 /// A key: a tonic and a scale (D major, F♯ harmonic minor, D dorian).
 ///
 /// A key spells its scale with each letter once (``degrees``), knows its signature, and spells
-/// any pitch class the way music in the key would (``spelling(of:)``).
-public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
+/// any pitch class the way music in the key would (``spelling(of:)``). It prints and parses as
+/// `D major`, `F# harmonic minor`, `Bb minor`, which is also its JSON form.
+public struct Key: Sendable, Hashable, Codable, CustomStringConvertible, LosslessStringConvertible {
   /// The tonic.
   public var tonic: NoteName
   /// The scale.
   public var scale: Scale
 
   /// Creates a key.
+  ///
+  /// - Parameters:
+  ///   - tonic: The tonic.
+  ///   - scale: The scale; major by default.
   public init(_ tonic: NoteName, _ scale: Scale = .major) {
     self.tonic = tonic
     self.scale = scale
@@ -16,6 +21,17 @@ public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
 
   /// C major.
   public static let cMajor = Key(.c, .major)
+
+  /// The major key with a signature of `sharps` sharps (negative: flats), or `nil` beyond
+  /// three sharps or flats on the tonic.
+  ///
+  /// - Parameters:
+  ///   - sharps: Sharps in the signature, −7...7 for the usual keys (MIDI key-signature `sf`).
+  ///   - minor: Whether to return the relative natural minor instead (MIDI `mi` = 1).
+  public init?(signature sharps: Int, minor: Bool = false) {
+    guard let tonic = NoteName(fifths: sharps + (minor ? 3 : 0)) else { return nil }
+    self.init(tonic, minor ? .naturalMinor : .major)
+  }
 
   /// The seven scale notes from the tonic, one per letter (A harmonic minor: A B C D E F G♯).
   ///
@@ -25,73 +41,88 @@ public struct Key: Sendable, Hashable, Codable, CustomStringConvertible {
       let letter = tonic.letter.advanced(by: index)
       var alteration = PitchClass(tonic.pitchClass.rawValue + semitones - letter.naturalPitchClass).rawValue
       if alteration > 6 { alteration -= 12 }
+      // Clamped into Accidental.range, so the accidental always exists.
       return NoteName(letter, Accidental(semitones: max(-3, min(3, alteration)))!)
     }
   }
 
   /// The key signature: the number of sharps (positive) or flats (negative), −7...7 for the
-  /// usual keys (wider for theoretical ones such as G♯ major). Harmonic and melodic minor use
-  /// the natural minor's signature.
-  public var signature: Int {
-    Key(tonic, scale.signatureScale).degrees.reduce(0) { $0 + $1.accidental.semitones }
-  }
+  /// usual keys (wider for theoretical ones such as G♯ major, +8). Harmonic and melodic minor
+  /// use the natural minor's signature; modes use their own notes' (D dorian: 0).
+  public var signature: Int { tonic.fifths + scale.fifthsToParentMajor }
 
-  /// The relative key: the major or natural minor with the same signature (C major ⇄ A minor).
+  /// The relative key, which shares the signature: the natural minor of a major key (C major →
+  /// A minor), the major of a minor key (A harmonic minor → C major), and the parent major of a
+  /// mode (D dorian → C major).
   public var relative: Key {
-    let degrees = Key(tonic, scale.signatureScale).degrees
-    return scale.isMinor ? Key(degrees[2], .major) : Key(degrees[5], .naturalMinor)
+    if scale == .major {
+      // Beyond three sharps the tonic has no name; keep the enharmonic one instead.
+      return Key(NoteName(fifths: tonic.fifths + 3) ?? degrees[5], .naturalMinor)
+    }
+    return Key(NoteName(fifths: signature) ?? Key(tonic, scale.signatureScale).degrees[2], .major)
   }
 
-  /// The parallel key: same tonic, major ⇄ natural minor.
+  /// The parallel key: same tonic, major ⇄ natural minor (modes with a minor third go to major,
+  /// with a major third to natural minor).
   public var parallel: Key { Key(tonic, scale.isMinor ? .major : .naturalMinor) }
 
   /// Whether the pitch class is one of the scale's.
-  public func contains(_ pitchClass: PitchClass) -> Bool { degrees.contains { $0.pitchClass == pitchClass } }
-
-  /// How music in this key spells `pitchClass`.
   ///
-  /// Scale notes use the scale's spelling. Others are a raised lower degree in sharp keys and a
-  /// lowered upper degree in flat keys; in keys without a signature, C♯, E♭, F♯, G♯ and B♭.
-  public func spelling(of pitchClass: PitchClass) -> NoteName {
-    let degrees = degrees
-    if let name = degrees.first(where: { $0.pitchClass == pitchClass }) { return name }
-    let side = signature
-    let preferSharp = side > 0 || (side == 0 && [1, 6, 8].contains(pitchClass.rawValue))
-    // The chromatic note lies between two adjacent degrees; alter the one on the preferred side.
-    let candidates = degrees.compactMap { degree -> NoteName? in
-      let alteration = preferSharp ? 1 : -1
-      guard degree.pitchClass.transposed(by: alteration) == pitchClass,
-        let accidental = Accidental(semitones: degree.accidental.semitones + alteration),
-        abs(accidental.semitones) <= 2
-      else { return nil }
-      return NoteName(degree.letter, accidental)
-    }
-    if let best = candidates.min(by: { abs($0.accidental.semitones) < abs($1.accidental.semitones) }) {
-      return best
-    }
-    return Self.plainSpelling(pitchClass, sharp: preferSharp)
-  }
-
-  /// Spelling with at most one sharp or flat on a natural letter.
-  static func plainSpelling(_ pitchClass: PitchClass, sharp: Bool) -> NoteName {
-    let sharps: [NoteName] = [
-      .c, NoteName(.c, .sharp), .d, NoteName(.d, .sharp), .e, .f, NoteName(.f, .sharp), .g,
-      NoteName(.g, .sharp), .a, NoteName(.a, .sharp), .b,
-    ]
-    let flats: [NoteName] = [
-      .c, NoteName(.d, .flat), .d, NoteName(.e, .flat), .e, .f, NoteName(.g, .flat), .g, NoteName(.a, .flat),
-      .a, NoteName(.b, .flat), .b,
-    ]
-    return (sharp ? sharps : flats)[pitchClass.rawValue]
-  }
+  /// - Parameter pitchClass: The pitch class.
+  public func contains(_ pitchClass: PitchClass) -> Bool { degrees.contains { $0.pitchClass == pitchClass } }
 
   /// The key's name, such as `D major`, `F# harmonic minor`, `Bb minor`.
   public var description: String { "\(tonic) \(scale)" }
 
-  /// The 15 major and 15 natural-minor keys with up to seven sharps or flats.
+  /// Parses a key name: a tonic, a space, and a scale name (`D major`, `F# harmonic minor`,
+  /// `Bb minor`, `D dorian`, `C# aeolian`); the tonic alone means major.
+  ///
+  /// - Parameter text: The name.
+  /// - Throws: ``ScoreModelError/parse(text:offset:expected:)`` naming the character at fault.
+  public init(parsing text: String) throws(ScoreModelError) {
+    let (tonic, used) = try NoteName.parsePrefix(Substring(text), whole: text)
+    let rest = text.dropFirst(used)
+    if rest.isEmpty {
+      self.init(tonic, .major)
+      return
+    }
+    guard rest.first == " ", let scale = Scale(name: String(rest.dropFirst())) else {
+      throw .parse(
+        text: text, offset: used,
+        expected: "a space and a scale name such as major, minor, harmonic minor, dorian")
+    }
+    self.init(tonic, scale)
+  }
+
+  /// Parses a key name such as `D major`, or returns `nil`.
+  ///
+  /// - Parameter description: The name.
+  public init?(_ description: String) {
+    do { try self.init(parsing: description) } catch { return nil }
+  }
+
+  /// Decodes a key from its name, such as `"D major"`.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` when the string is not a key name.
+  public init(from decoder: any Decoder) throws {
+    let text = try decoder.singleValueContainer().decode(String.self)
+    do { try self.init(parsing: text) } catch {
+      throw DecodingError.dataCorrupted(
+        .init(codingPath: decoder.codingPath, debugDescription: error.description))
+    }
+  }
+
+  /// Encodes the key as its name, such as `"D major"`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(description)
+  }
+
+  /// The 15 major and 15 natural-minor keys with up to seven sharps or flats, majors first, each
+  /// list from C♭ (7 flats) to C♯ (7 sharps) and A♭ minor to A♯ minor.
   public static let standardKeys: [Key] = {
-    let majors = ["C", "G", "D", "A", "E", "B", "F#", "C#", "F", "Bb", "Eb", "Ab", "Db", "Gb", "Cb"]
-    let minors = ["A", "E", "B", "F#", "C#", "G#", "D#", "A#", "D", "G", "C", "F", "Bb", "Eb", "Ab"]
-    return majors.map { Key(NoteName($0)!, .major) } + minors.map { Key(NoteName($0)!, .naturalMinor) }
+    let majors = (-7...7).compactMap { Key(signature: $0) }
+    let minors = (-7...7).compactMap { Key(signature: $0, minor: true) }
+    return majors + minors
   }()
 }

@@ -1,9 +1,13 @@
 /// A MIDI note number, checked to lie in `0...127` (60 = middle C = C4, 69 = A4).
+///
+/// A `MIDINote` is a *pitch*: it says nothing about spelling. Use ``SpelledNote/init(midi:in:)``
+/// to name it in a key. It encodes in JSON as a bare number (`60`); decoding rejects numbers
+/// outside `0...127`.
 public struct MIDINote: RawRepresentable, Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
   /// The note number, `0...127`.
   public let rawValue: Int
 
-  /// The valid note numbers.
+  /// The valid note numbers, `0...127`.
   public static let range = 0...127
 
   /// Creates a note, or `nil` outside `0...127`.
@@ -30,6 +34,9 @@ public struct MIDINote: RawRepresentable, Sendable, Hashable, Comparable, Codabl
     self = note
   }
 
+  /// Decodes a note from a bare integer.
+  ///
+  /// - Throws: `DecodingError.dataCorrupted` outside `0...127`.
   public init(from decoder: any Decoder) throws {
     let number = try decoder.singleValueContainer().decode(Int.self)
     guard let note = MIDINote(rawValue: number) else {
@@ -39,6 +46,7 @@ public struct MIDINote: RawRepresentable, Sendable, Hashable, Comparable, Codabl
     self = note
   }
 
+  /// Encodes the note as a bare integer.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
     try container.encode(rawValue)
@@ -53,10 +61,21 @@ public struct MIDINote: RawRepresentable, Sendable, Hashable, Comparable, Codabl
   /// The note `semitones` higher (or lower, when negative), or `nil` when out of range.
   ///
   /// - Parameter semitones: The distance in semitones.
+  /// - Returns: The transposed note, or `nil` outside `0...127`.
   public func transposed(by semitones: Int) -> MIDINote? { MIDINote(rawValue: rawValue + semitones) }
+
+  /// The note `semitones` higher (or lower, when negative), which must be in range.
+  ///
+  /// - Parameter semitones: The distance in semitones.
+  /// - Returns: The transposed note.
+  /// - Throws: ``ScoreModelError/outOfRange(what:value:range:)`` when the result is outside `0...127`.
+  public func transposed(validatingBy semitones: Int) throws(ScoreModelError) -> MIDINote {
+    try MIDINote(validating: rawValue + semitones)
+  }
 
   /// The number as text, such as `"60"`.
   public var description: String { String(rawValue) }
 
+  /// Orders notes from low to high.
   public static func < (a: MIDINote, b: MIDINote) -> Bool { a.rawValue < b.rawValue }
 }

@@ -3,8 +3,9 @@ import Testing
 @testable import ScoreModel
 
 @Suite struct ChordTests {
-  static let roots = ["C", "C#", "Db", "D", "Eb", "E", "F", "F#", "Gb", "G", "Ab", "A", "Bb", "B", "Cb"].map {
-    NoteName($0)!
+  /// Every letter with flat, natural and sharp.
+  static let roots = Letter.allCases.flatMap { letter in
+    [Accidental.flat, .natural, .sharp].map { NoteName(letter, $0) }
   }
 
   @Test(arguments: ChordType.all)
@@ -59,31 +60,62 @@ import Testing
     #expect(throws: ScoreModelError.self) { try ChordLabel(harte: "C:(1,q)") }
     #expect(throws: ScoreModelError.self) { try Chord(harte: "N") }
   }
-}
 
-@Suite struct TranspositionTests {
-  @Test func writtenAndConcertPitch() throws {
-    let trumpet = TransposingInstrument.bFlatTrumpet
-    #expect(trumpet.concert(ofWritten: try SpelledNote(parsing: "D4"))?.description == "C4")
-    #expect(trumpet.concert(ofWritten: try SpelledNote(parsing: "F#4"))?.description == "E4")
-    #expect(trumpet.written(ofConcert: try SpelledNote(parsing: "Bb3"))?.description == "C4")
+  @Test func intervalListsMapByPitchClassSet() throws {
+    #expect(try Chord(harte: "C:(1,#2,5)").type == .minor)
+    #expect(try Chord(harte: "C:(3,5)").type == .major)
+    #expect(try Chord(harte: "C:(1,5,b3,b7)").harte == "C:min7")
+    #expect(try Chord(harte: "D:(1,3,5,13)").harte == "D:maj6")
+    let added = try Chord(harte: "C:maj(9)")
+    #expect(added.type.shorthand == nil && added.harte == "C:(1,3,5,9)")
+    #expect(try Chord(harte: added.harte) == added)
+    #expect(try ChordType(harte: "min7(*b7)") == .minor)
+    #expect(try ChordType(harte: "(1,3,#5,b7)").description == "(1,3,#5,b7)")
+    #expect(throws: ScoreModelError.self) { try ChordType(harte: "maj/3") }
+    for type in ChordType.all {
+      let explicit = "(" + type.intervals.map(\.harteDegree).joined(separator: ",") + ")"
+      #expect(try ChordType(harte: explicit) == type, "\(type)")
+      #expect(
+        type.pitchClasses.first == PitchClass(0) && Set(type.pitchClasses).count == type.intervals.count)
+    }
+  }
+
+  @Test func bassNotes() throws {
+    let g7 = try Chord(harte: "G:7/3")
+    #expect(g7.bassNote == .b)
+    #expect(try Chord(.c, .major, bassNote: .e).harte == "C:maj/3")
+    #expect(try Chord(.c, .major, bassNote: NoteName("Bb")!).harte == "C:maj/b7")
+    #expect(try Chord(.c, .augmented, bassNote: NoteName("G#")!).harte == "C:aug/#5")
+    #expect(try Chord(.c, .major, bassNote: .c).bass == nil)
+    #expect(try Chord(NoteName("Eb")!, .minorSeventh, bassNote: NoteName("Db")!).inversion == 3)
+    #expect(try Chord(harte: "C:maj/b7").pitchClasses == [0, 4, 7, 10].map { PitchClass($0) })
+    #expect(try Chord(harte: "F#:sus4").noteNames.map(\.description) == ["F#", "B", "C#"])
+  }
+
+  @Test func errorMessagesNameWhatWasFound() {
+    let error = ScoreModelError.parse(text: "C:foo", offset: 2, expected: "a chord shorthand")
+    #expect(error.found == "foo")
     #expect(
-      TransposingInstrument.altoSaxophone.concert(ofWritten: try SpelledNote(parsing: "A4"))?.description
-        == "C4")
+      error.description == "cannot parse \"C:foo\" at character 2: expected a chord shorthand, found \"foo\"")
+    let atEnd = ScoreModelError.parse(text: "C:(1,3", offset: 6, expected: "\")\"")
+    #expect(atEnd.found == nil && atEnd.description.hasSuffix("found the end of the text"))
     #expect(
-      TransposingInstrument.frenchHorn.concert(ofWritten: try SpelledNote(parsing: "G4"))?.description == "C4"
-    )
+      ScoreModelError.outOfRange(what: "MIDI note", value: 128, range: 0...127).description
+        == "MIDI note 128 is outside 0...127")
+    #expect(throws: ScoreModelError.parse(text: "", offset: 0, expected: "a note letter A-G")) {
+      try ChordLabel(harte: "")
+    }
     #expect(
-      TransposingInstrument.guitar.concert(ofWritten: try SpelledNote(parsing: "E4"))?.description == "E3")
+      throws: ScoreModelError.parse(
+        text: "C:maj(9)x", offset: 8, expected: "\":\", \"/\" or the end of the label")
+    ) {
+      try ChordLabel(harte: "C:maj(9)x")
+    }
     #expect(
-      TransposingInstrument.tenorSaxophone.concert(ofWritten: try SpelledNote(parsing: "D5"))?.description
-        == "C4")
-    #expect(
-      TransposingInstrument.piccolo.concert(ofWritten: try SpelledNote(parsing: "C5"))?.description == "C6")
-    #expect(trumpet.concert(ofWritten: MIDINote(62)!) == MIDINote(60))
-    #expect(trumpet.written(ofConcert: MIDINote(60)!) == MIDINote(62))
-    #expect(trumpet.concert(ofWritten: MIDINote(0)!) == nil)
-    let fromMusicXML = TransposingInstrument(name: "tenor sax", chromatic: -2, diatonic: -1, octaveChange: -1)
-    #expect(fromMusicXML.chromatic == -14 && fromMusicXML.diatonic == -8)
+      throws: ScoreModelError.parse(
+        text: "C:maj/", offset: 6, expected: "a bass degree such as 3, b3, 5 or b7")
+    ) {
+      try ChordLabel(harte: "C:maj/")
+    }
   }
 }

@@ -49,4 +49,67 @@ import Testing
     #expect(SpelledNote(midi: MIDINote(59)!, in: Key(NoteName("Gb")!, .major)).description == "Cb4")
     #expect(Key(.c, .major).contains(PitchClass(4)) && !Key(.c, .major).contains(PitchClass(6)))
   }
+
+  /// Every pitch class in every standard key: the spelling sounds right, scale notes keep the
+  /// scale's spelling, and chromatic notes use one accidental at most, except the raised sixth
+  /// and seventh of minor keys (F## in G# minor).
+  @Test(arguments: Key.standardKeys)
+  func everyPitchClassIsSpelledSensibly(key: Key) {
+    var names: Set<NoteName> = []
+    let raised = Key(key.tonic, .melodicMinor).degrees
+    for pitchClass in PitchClass.all {
+      let name = key.spelling(of: pitchClass)
+      #expect(name.pitchClass == pitchClass, "\(pitchClass) in \(key)")
+      #expect(
+        abs(name.accidental.semitones) <= 1 || (key.scale.isMinor && raised.contains(name)),
+        "\(name) in \(key)")
+      if key.contains(pitchClass) { #expect(key.degrees.contains(name)) }
+      names.insert(name)
+    }
+    #expect(names.count == 12)
+  }
+
+  @Test func chromaticSpellingFollowsTheKey() throws {
+    func spell(_ key: String) throws -> String {
+      let key = try Key(parsing: key)
+      return PitchClass.all.filter { !key.contains($0) }.map { key.spelling(of: $0).description }.joined(
+        separator: " ")
+    }
+    #expect(try spell("C major") == "C# Eb F# G# Bb")
+    #expect(try spell("G major") == "C# D# F G# Bb")
+    #expect(try spell("F major") == "Db Eb F# Ab B")
+    #expect(try spell("Eb major") == "Db E Gb A Cb")
+    // Minor keys: the raised sixth and seventh are sharped degrees (C# and B in D minor).
+    #expect(try spell("A minor") == "C# D# F# G# Bb")
+    #expect(try spell("D minor") == "C# Eb F# Ab B")
+    #expect(try spell("G# minor") == "B# D E# F## A")
+    #expect(try spell("C minor") == "Db E Gb A B")
+    #expect(SpelledNote(midi: MIDINote(61)!, in: Key(.d, .naturalMinor)).description == "C#4")
+    #expect(SpelledNote(midi: MIDINote(71)!, in: try Key(parsing: "C minor")).description == "B4")
+  }
+
+  @Test(arguments: Key.standardKeys)
+  func relativeAndParallelKeys(key: Key) {
+    #expect(key.relative.signature == key.signature)
+    #expect(key.relative.relative == key)
+    #expect(key.relative.scale != key.scale)
+    #expect(key.parallel.tonic == key.tonic && key.parallel.parallel == key)
+    #expect(Key(signature: key.signature, minor: key.scale.isMinor) == key)
+    #expect(Key(key.description) == key)
+  }
+
+  @Test func modesAndParsing() throws {
+    #expect(Key(.d, .dorian).relative == .cMajor && Key(.f, .lydian).relative == .cMajor)
+    #expect(Key(.e, .phrygian).degrees.map(\.description) == ["E", "F", "G", "A", "B", "C", "D"])
+    #expect(Key(.b, .locrian).signature == 0 && Key(.e, .mixolydian).signature == 3)
+    #expect(try Key(parsing: "F# harmonic minor") == Key(NoteName("F#")!, .harmonicMinor))
+    #expect(try Key(parsing: "Bb") == Key(NoteName("Bb")!, .major))
+    #expect(try Key(parsing: "c aeolian") == Key(.c, .naturalMinor))
+    #expect(throws: ScoreModelError.self) { try Key(parsing: "C mjor") }
+    #expect(throws: ScoreModelError.parse(text: "Q major", offset: 0, expected: "a note letter A-G")) {
+      try Key(parsing: "Q major")
+    }
+    #expect(Key(signature: 8) == Key(NoteName("G#")!, .major))
+    #expect(Key(NoteName("G#")!, .major).degrees.map(\.description).last == "F##")
+  }
 }
