@@ -7,6 +7,7 @@ let package = Package(
   products: [
     .library(name: "ScoreModel", targets: ["ScoreModel"]),
     .library(name: "PitchDSP", targets: ["PitchDSP"]),
+    .library(name: "MIDIJSON", targets: ["MIDIJSON"]),
     .executable(name: "etude", targets: ["etude"]),
   ],
   traits: [
@@ -31,6 +32,9 @@ let package = Package(
       ]
     ),
 
+    // Standard MIDI Files, MIDI JSON (compact and full), tempo maps.
+    .target(name: "MIDIJSON", dependencies: ["ScoreModel"]),
+
     // The optional KissFFT backend (Debian: libkissfft-dev).
     .systemLibrary(
       name: "CKissFFT",
@@ -46,11 +50,14 @@ let package = Package(
       dependencies: [
         "ScoreModel",
         "PitchDSP",
+        "MIDIJSON",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
 
     .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"]),
+    .testTarget(
+      name: "MIDIJSONTests", dependencies: ["MIDIJSON"], resources: [.copy("Fixtures")]),
     .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP"]),
     .testTarget(
       name: "PitchDSPTests",
