@@ -58,7 +58,7 @@ let package = Package(
     .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"]),
     .testTarget(
       name: "MIDIJSONTests", dependencies: ["MIDIJSON"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP"]),
+    .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP", "MIDIJSON"]),
     .testTarget(
       name: "PitchDSPTests",
       dependencies: ["PitchDSP", "_TestSupport"],

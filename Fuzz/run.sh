@@ -1,30 +1,42 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target with AddressSanitizer and runs it.
 #   Fuzz/run.sh wav [seconds]      fuzz the WAV parser (default 60 s)
-#   Fuzz/run.sh midi [seconds]     fuzz the Standard MIDI File reader and writer
-# Crashing inputs land in fuzz-out/<target>/ (git-ignored); turn each into a regression test
-# under Tests/PitchDSPTests/Fixtures/fuzz/ (see Tests/PitchDSPTests/IO/WAVFuzzRegressionTests.swift).
+#   Fuzz/run.sh midi [seconds]     fuzz the Standard MIDI File reader and writer, and MIDI JSON
+# Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
+# test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-wav}"
 seconds="${2:-60}"
 out="fuzz-out/$target"
 mkdir -p "$out/corpus" "$out/crashes"
+flags=(-sanitize=fuzzer,address -parse-as-library -O)
+
+# Compiles a dependency module into an object file and a .swiftmodule under $out.
+dependency() {
+  local name="$1"
+  shift
+  swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+    -c "$@" -o "$out/$name.o"
+}
+
 case "$target" in
   wav)
+    module=PitchDSP
     sources=(Sources/PitchDSP/IO/*.swift Sources/PitchDSP/PitchDSPError.swift Sources/PitchDSP/Audio/*.swift Fuzz/WAVFuzz/WAVFuzz.swift)
+    objects=()
     cp Tests/PitchDSPTests/Fixtures/*.wav "$out/corpus/" 2>/dev/null || true
     cp Tests/PitchDSPTests/Fixtures/fuzz/*.wav "$out/corpus/" 2>/dev/null || true
     ;;
   midi)
-    # FullMIDIJSON imports ScoreModel, a separate module; the reader, writer, tempo map and note
-    # pairing are fuzzed here.
-    sources=($(ls Sources/MIDIJSON/*.swift | grep -v FullMIDIJSON.swift) Fuzz/MIDIFuzz/MIDIFuzz.swift)
-    cp Tests/MIDIJSONTests/Fixtures/*.mid "$out/corpus/" 2>/dev/null || true
-    cp Tests/MIDIJSONTests/Fixtures/fuzz/*.mid "$out/corpus/" 2>/dev/null || true
+    module=MIDIJSON
+    dependency ScoreModel Sources/ScoreModel/*.swift
+    sources=(Sources/MIDIJSON/*.swift Fuzz/MIDIFuzz/MIDIFuzz.swift)
+    objects=("$out/ScoreModel.o")
+    cp Tests/MIDIJSONTests/Fixtures/*.mid Tests/MIDIJSONTests/Fixtures/*.json "$out/corpus/" 2>/dev/null || true
+    cp Tests/MIDIJSONTests/Fixtures/fuzz/* "$out/corpus/" 2>/dev/null || true
     ;;
   *) echo "unknown fuzz target: $target (known: wav, midi)" >&2; exit 2 ;;
 esac
-module=$([ "$target" = midi ] && echo MIDIJSON || echo PitchDSP)
-swiftc -sanitize=fuzzer,address -parse-as-library -O -module-name "$module" "${sources[@]}" -o "$out/fuzzer"
+swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
 "$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1

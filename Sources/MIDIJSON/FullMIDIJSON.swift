@@ -17,55 +17,89 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
   public struct Header: Sendable, Hashable, Codable {
     /// The first track's name (the song title by convention), or empty.
     public var name: String
-    /// Ticks per quarter note (for SMPTE files, ticks per second).
+    /// Ticks per quarter note (for SMPTE files, ticks per second rounded: see ``smpte``).
     public var ppq: Int
     /// The SMF format, 0, 1 or 2.
     public var format: Int
+    /// For SMPTE-timed files, the frame rate (24, 25, 29 = 29.97 drop-frame, 30) and ticks per
+    /// frame; absent for files timed in ticks per quarter note.
+    public var smpte: SMPTE?
+    /// Tempo changes of every track, in order; the first is at tick 0 (120 BPM when the file
+    /// has no tempo event there).
     public var tempos: [Tempo]
+    /// Time signature changes, in order.
     public var timeSignatures: [TimeSignature]
+    /// Key signature changes, in order.
     public var keySignatures: [KeySignature]
-    /// Text meta events of every track (`text`, `copyright`, `lyrics`, `marker`, …).
+    /// Text meta events of every track (`text`, `copyright`, `lyrics`, `marker`, …), but the
+    /// first track's name, which is ``name``.
     public var meta: [Meta]
+  }
+
+  /// An SMPTE time base.
+  public struct SMPTE: Sendable, Hashable, Codable {
+    /// 24, 25, 29 (29.97 drop-frame) or 30.
+    public var framesPerSecond: Int
+    /// Ticks per frame.
+    public var ticksPerFrame: Int
   }
 
   /// A tempo change.
   public struct Tempo: Sendable, Hashable, Codable {
+    /// Where it starts, in ticks.
     public var ticks: Int
+    /// Quarter notes per minute.
     public var bpm: Double
+    /// Where it starts, in seconds.
     public var time: Double
   }
 
-  /// A time signature change; `measures` counts the bars before it.
+  /// A time signature change.
   public struct TimeSignature: Sendable, Hashable, Codable {
+    /// Where it starts, in ticks.
     public var ticks: Int
+    /// Numerator and denominator, such as `[6, 8]`.
     public var timeSignature: [Int]
+    /// Bars before it (fractional when a change falls in mid-bar).
     public var measures: Double
   }
 
-  /// A key signature change: `key` such as `Eb`, `scale` `major` or `minor`.
+  /// A key signature change.
   public struct KeySignature: Sendable, Hashable, Codable {
+    /// Where it starts, in ticks.
     public var ticks: Int
+    /// The tonic, such as `Eb` or `F#`.
     public var key: String
+    /// `major` or `minor`.
     public var scale: String
   }
 
   /// A text meta event.
   public struct Meta: Sendable, Hashable, Codable {
+    /// Where it is, in ticks.
     public var ticks: Int
+    /// The index of its track.
     public var track: Int
+    /// `text`, `copyright`, `trackName`, `instrumentName`, `lyrics`, `marker`, `cuePoint`,
+    /// `programName`, `deviceName`, or `text0A`…`text0F`.
     public var type: String
+    /// The text (UTF-8 when the bytes are, else read as Latin-1).
     public var text: String
   }
 
   /// One track.
   public struct Track: Sendable, Hashable, Codable {
+    /// The track's name (its first track-name event), or empty.
     public var name: String
-    /// The channel of the track's first channel message (0–15).
+    /// The channel of the track's first channel message (0–15; 0 when it has none).
     public var channel: Int
+    /// The track's instrument.
     public var instrument: Instrument
+    /// The notes, sorted by tick and pitch.
     public var notes: [Note]
     /// Control changes by controller number (as a string key, as in @tonejs/midi).
     public var controlChanges: [String: [ControlChange]]
+    /// Pitch bends, in order.
     public var pitchBends: [PitchBend]
     /// The tick of the end-of-track event.
     public var endOfTrackTicks: Int
@@ -73,41 +107,59 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
 
   /// The track's General MIDI instrument (its first program change, or 0).
   public struct Instrument: Sendable, Hashable, Codable {
+    /// The program number, 0–127.
     public var number: Int
+    /// The General MIDI name, such as `trumpet`.
     public var name: String
+    /// The General MIDI family, such as `brass`, or `drums` on channel 9.
     public var family: String
   }
 
   /// A note.
   public struct Note: Sendable, Hashable, Codable {
+    /// The MIDI note number, 0–127.
     public var midi: Int
     /// The name in scientific pitch notation, such as `C#4`.
     public var name: String
+    /// The channel, 0–15.
     public var channel: Int
+    /// The start, in ticks.
     public var ticks: Int
+    /// The start, in seconds.
     public var time: Double
+    /// The length, in ticks.
     public var durationTicks: Int
+    /// The length, in seconds.
     public var duration: Double
-    /// 1–127.
+    /// The note-on velocity, 1–127.
     public var velocity: Int
-    /// 0–127.
+    /// The note-off velocity, 0–127 (64 for a note-on of velocity 0; 0 for a note never released).
     public var releaseVelocity: Int
   }
 
   /// A control change.
   public struct ControlChange: Sendable, Hashable, Codable {
+    /// The controller, 0–127.
     public var number: Int
+    /// Where it is, in ticks.
     public var ticks: Int
+    /// Where it is, in seconds.
     public var time: Double
+    /// The value, 0–127.
     public var value: Int
+    /// The channel, 0–15.
     public var channel: Int
   }
 
-  /// A pitch bend, −8192…8191.
+  /// A pitch bend.
   public struct PitchBend: Sendable, Hashable, Codable {
+    /// Where it is, in ticks.
     public var ticks: Int
+    /// Where it is, in seconds.
     public var time: Double
+    /// The bend, −8192…8191 (0 = centre).
     public var value: Int
+    /// The channel, 0–15.
     public var channel: Int
   }
 
@@ -118,10 +170,10 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
   ///   - pairing: How overlapping notes of one pitch pair (first in, first out by default).
   public init(_ file: MIDIFile, pairing: NotePairing = .firstInFirstOut) {
     let map = TempoMap(file)
-    let ppq: Int
-    switch file.division {
-    case .ticksPerQuarter(let value): ppq = value
-    case .smpte(let fps, let ticksPerFrame): ppq = fps * ticksPerFrame
+    let ppq = Int(map.unitsPerQuarter.rounded())
+    var smpte: SMPTE?
+    if case .smpte(let fps, let ticksPerFrame) = file.division {
+      smpte = SMPTE(framesPerSecond: fps, ticksPerFrame: ticksPerFrame)
     }
     let time = { (tick: Int) in map.seconds(atTick: tick) }
     var timeSignatures: [TimeSignature] = []
@@ -135,9 +187,9 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
           timeSignatures.append(
             TimeSignature(ticks: timed.tick, timeSignature: [Int(numerator), 1 << Int(min(power, 30))], measures: 0))
         case .keySignature(let sharps, let minor):
-          let key = Key(Self.majorTonic(sharps: Int(sharps)), .major)
-          let tonic = minor ? key.relative.tonic : key.tonic
-          keySignatures.append(KeySignature(ticks: timed.tick, key: tonic.description, scale: minor ? "minor" : "major"))
+          // Signatures beyond ±7 (never written by real software) are clamped.
+          let key = Key(signature: max(-7, min(7, Int(sharps))), minor: minor) ?? .cMajor
+          keySignatures.append(KeySignature(ticks: timed.tick, key: key.tonic.description, scale: minor ? "minor" : "major"))
         case .text(let kind, let bytes) where kind != .trackName || index > 0:
           meta.append(Meta(ticks: timed.tick, track: index, type: kind.name, text: MetaEvent.string(from: bytes)))
         default:
@@ -150,12 +202,12 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
     var measures = 0.0
     for i in timeSignatures.indices where i > 0 {
       let previous = timeSignatures[i - 1]
-      let barTicks = Double(ppq * 4 * previous.timeSignature[0]) / Double(previous.timeSignature[1])
-      measures += Double(timeSignatures[i].ticks - previous.ticks) / barTicks
+      let barTicks = map.unitsPerQuarter * 4 * Double(previous.timeSignature[0]) / Double(previous.timeSignature[1])
+      if barTicks > 0 { measures += Double(timeSignatures[i].ticks - previous.ticks) / barTicks }
       timeSignatures[i].measures = measures
     }
     header = Header(
-      name: file.tracks.first?.name ?? "", ppq: ppq, format: file.format,
+      name: file.tracks.first?.name ?? "", ppq: ppq, format: file.format, smpte: smpte,
       tempos: map.tempos.map { Tempo(ticks: $0.tick, bpm: 60_000_000 / Double($0.microsecondsPerQuarter), time: time($0.tick)) },
       timeSignatures: timeSignatures, keySignatures: keySignatures.sorted { $0.ticks < $1.ticks }, meta: meta)
 
@@ -196,11 +248,5 @@ public struct FullMIDIJSON: Sendable, Hashable, Codable {
           family: GeneralMIDI.family(program: number, channel: channel ?? 0)),
         notes: notes, controlChanges: controlChanges, pitchBends: pitchBends, endOfTrackTicks: track.endTick)
     }
-  }
-
-  /// The major key with `sharps` sharps (negative: flats), clamped to ±7.
-  static func majorTonic(sharps: Int) -> NoteName {
-    let circle = ["Cb", "Gb", "Db", "Ab", "Eb", "Bb", "F", "C", "G", "D", "A", "E", "B", "F#", "C#"]
-    return NoteName(circle[max(-7, min(7, sharps)) + 7])!
   }
 }

@@ -5,7 +5,9 @@ extension MIDIFile {
   ///
   /// Every event is written with its own status byte (no running status), with the shortest
   /// variable-length quantities, and each track ends with exactly one end-of-track event (added
-  /// when missing). Reading the result gives back the same events.
+  /// when missing). Reading the result gives back the same events, with one exception the
+  /// format imposes: a delta time holds at most 2^28 − 1 ticks, so two events further apart (only
+  /// repaired files have such gaps) are written that far apart.
   ///
   /// - Returns: The file's bytes.
   public func encoded() -> Data {

@@ -12,6 +12,8 @@ public enum MIDIJSONError: Error, Equatable, Sendable, CustomStringConvertible {
   /// An event breaks the format where strict reading was asked for (lenient reading repairs it
   /// and warns instead).
   case invalidEvent(offset: Int, track: Int, reason: String)
+  /// The text is not JSON: at `line` and `column` (both from 1), `reason`.
+  case malformedJSON(line: Int, column: Int, reason: String)
   /// A JSON document does not have the expected shape at `path` (such as `events[3][2]`).
   case invalidJSON(path: String, reason: String)
   /// A file could not be read or written.
@@ -28,6 +30,8 @@ public enum MIDIJSONError: Error, Equatable, Sendable, CustomStringConvertible {
       return "invalid MIDI header at byte \(offset): \(reason)"
     case .invalidEvent(let offset, let track, let reason):
       return "invalid event in track \(track) at byte \(offset): \(reason)"
+    case .malformedJSON(let line, let column, let reason):
+      return "not valid JSON at line \(line), column \(column): \(reason)"
     case .invalidJSON(let path, let reason):
       return "invalid JSON at \(path.isEmpty ? "the top level" : path): \(reason)"
     case .io(let path, let message):
