@@ -33,6 +33,15 @@ let package = Package(
       path: "Benchmarks/PitchDSPBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "MIDIJSONBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "MIDIJSON", package: "Etude"),
+      ],
+      path: "Benchmarks/MIDIJSONBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

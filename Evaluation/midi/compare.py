@@ -221,6 +221,88 @@ def compare_notes(ref, ours):
     return problems, worst
 
 
+def check_writer(etude, path, full_document, ref, smpte):
+    """Writes the file back through both JSON forms with `etude json2midi` and reads the result
+    with mido. Full: the same notes per track (release velocities of notes the source never
+    released become 0, which mido reports for them too). Compact: the same notes per channel
+    (compact JSON keeps channels, not tracks; release velocities are not kept)."""
+    work = os.path.join(HERE, 'work', 'writer')
+    os.makedirs(work, exist_ok=True)
+    result = {}
+    forms = [('full', json.dumps(full_document).encode())]
+    if not smpte:  # compact JSON counts SMPTE files at 60 BPM without ppq: not a tick-exact form
+        proc = subprocess.run([etude, 'midi2json', '--format', 'compact', path], capture_output=True, timeout=120)
+        forms.append(('compact', proc.stdout if proc.returncode == 0 else None))
+    for form, document in forms:
+        if document is None:
+            result[form] = 'midi2json failed'
+            continue
+        source = os.path.join(work, f'{form}.json')
+        target = os.path.join(work, f'{form}.mid')
+        with open(source, 'wb') as f:
+            f.write(document)
+        if os.path.exists(target):
+            os.remove(target)
+        proc = subprocess.run([etude, 'json2midi', source, target], capture_output=True, timeout=120)
+        if proc.returncode != 0:
+            result[form] = 'json2midi failed: ' + proc.stderr.decode('utf-8', 'replace')[:300]
+            continue
+        try:
+            again, _, _ = mido_notes(mido.MidiFile(target, clip=True))
+        except Exception as error:  # noqa: BLE001
+            result[form] = f'mido cannot read it: {error}'
+            continue
+        if form == 'full':
+            problems, _ = compare_notes(ref, again)
+        else:
+            strip = lambda notes: [dict(n, track=0, releaseVelocity=0) for n in notes]
+            problems, _ = compare_notes(strip(ref), strip(again))
+        result[form] = 'same' if not problems else json.dumps(problems, default=str)[:400]
+    return result
+
+
+def mido_events(mid):
+    """Per track, every message as (absolute tick, its fields without the delta), up to and
+    including end_of_track (etude stops a track there; bytes after it are a repaired defect)."""
+    tracks = []
+    for track in mid.tracks:
+        tick, events = 0, []
+        for msg in track:
+            tick += msg.time
+            fields = msg.dict()
+            fields.pop('time', None)
+            events.append((tick, tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fields.items()))))
+            if msg.type == 'end_of_track':
+                break
+        tracks.append(events)
+    return tracks
+
+
+def check_events(etude, path, mid):
+    """`etude midi-repair` rewrites the file; mido must read back the same messages per track
+    (the encoding may differ: etude writes no running status and the shortest lengths)."""
+    target = os.path.join(HERE, 'work', 'writer', 'repaired.mid')
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    if os.path.exists(target):
+        os.remove(target)
+    proc = subprocess.run([etude, 'midi-repair', path, target], capture_output=True, timeout=120)
+    if proc.returncode != 0:
+        return 'midi-repair failed: ' + proc.stderr.decode('utf-8', 'replace')[:300]
+    try:
+        again = mido.MidiFile(target, clip=True)
+    except Exception as error:  # noqa: BLE001
+        return f'mido cannot read it: {error}'
+    before, after = mido_events(mid), mido_events(again)
+    if len(before) != len(after):
+        return f'track count {len(before)} -> {len(after)}'
+    for index, (a, b) in enumerate(zip(before, after)):
+        if a != b:
+            first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+            return (f'track {index}: {len(a)} -> {len(b)} messages; first difference at message {first}: '
+                    f'{a[first] if first < len(a) else None} -> {b[first] if first < len(b) else None}')[:400]
+    return 'same'
+
+
 def corpus_files(root):
     files = []
     for directory, _, names in os.walk(root):
@@ -307,6 +389,8 @@ def main():
                 record['worst_seconds_error'] = worst
                 record['problems'] = problems
                 record['match'] = not problems
+                record['writer'] = check_writer(args.etude, path, doc, ref, smpte is not None)
+                record['writer']['events'] = check_events(args.etude, path, mid)
             except Exception:  # noqa: BLE001
                 record['match'] = False
                 record['problems'] = [('comparison raised', traceback.format_exc(limit=3))]
@@ -334,17 +418,45 @@ def measure(etude, files, records):
             continue
         mido_parse.append(best_of(3, lambda: mido.MidiFile(path, clip=True)))
 
-        def pipeline():
-            mid = mido.MidiFile(path, clip=True)
-            notes, unreleased, _ = mido_notes(mid)
-            json.dumps({'notes': notes, 'unreleased': unreleased})
-        mido_full.append(best_of(3, pipeline))
+        mido_full.append(best_of(3, lambda: mido_notes(mido.MidiFile(path, clip=True))))
         ours.append(best_of(3, lambda: subprocess.run([etude, 'midi2json', path], capture_output=True)))
     return {
         'files': len(ours), 'baseline': baseline,
         'mido_parse': mido_parse, 'mido_full': mido_full, 'etude': ours,
         'bytes': sum(r['size'] for r in records if r['mido'] == 'ok' and r['etude'] == 'ok'),
+        'swift': swift_benchmark(),
     }
+
+
+def swift_benchmark():
+    """In-process Swift timings over the same corpus: the median of `MIDI parse corpus` and
+    `MIDI notes corpus` (Benchmarks/Benchmarks/MIDIJSONBenchmarks, release build), in seconds
+    per pass over every file; None when the benchmark package cannot run."""
+    corpus = os.path.join(HERE, 'work', 'corpus')
+    try:
+        proc = subprocess.run(
+            ['swift', 'package', 'benchmark', '--target', 'MIDIJSONBenchmarks', '--filter', 'MIDI .* corpus', '--no-progress'],
+            cwd=os.path.join(REPO, 'Benchmarks'), capture_output=True, timeout=3600,
+            env=dict(os.environ, ETUDE_MIDI_CORPUS=corpus))
+    except (OSError, subprocess.TimeoutExpired) as error:
+        print(f'swift benchmark did not run: {error}', file=sys.stderr)
+        return None
+    times, name, unit = {}, None, 1e-6
+    for line in proc.stdout.decode('utf-8', 'replace').splitlines():
+        line = line.strip()
+        if line.startswith('MIDI ') and line.endswith('corpus'):
+            name = line
+        elif name and line.startswith('│ Metric'):
+            unit = {'(ns)': 1e-9, '(μs)': 1e-6, '(us)': 1e-6, '(ms)': 1e-3, '(s)': 1.0}.get(
+                next((w for w in line.split() if w.startswith('(')), '(μs)'), 1e-6)
+        elif name and line.startswith('│ Time (wall clock)'):
+            cells = [c.strip() for c in line.split('│') if c.strip()]
+            times[name] = float(cells[3].replace(',', '')) * unit  # p50
+            name = None
+    if not times:
+        print('swift benchmark printed no timings:\n' + proc.stderr.decode('utf-8', 'replace')[-2000:], file=sys.stderr)
+        return None
+    return times
 
 
 def fmt_ms(seconds):
@@ -398,6 +510,14 @@ def write_results(args, files, records, timing):
     add(f'| type 2 among compared (mido cannot iterate; merged tempo map used) | {len(type2)} |')
     add(f'| SMPTE among compared (mido ignores SMPTE; fps*tpf used) | {len(smpte)} |')
     add(f'| worst seconds error among matches | {worst:.3g} s |')
+    writer = [r for r in compared if r.get('writer')]
+    for form in ('full', 'compact'):
+        checked = [r for r in writer if form in r['writer']]
+        same = [r for r in checked if r['writer'][form] == 'same']
+        add(f'| writer: etude\'s {form} JSON → `json2midi` → mido reads the same notes | {len(same)} / {len(checked)} |')
+    checked = [r for r in writer if 'events' in r['writer']]
+    same = [r for r in checked if r['writer']['events'] == 'same']
+    add(f'| writer: `midi-repair` rewrite → mido reads the same messages, track by track | {len(same)} / {len(checked)} |')
     add('')
     add('Match = same multiset of (track, channel, pitch, ticks, durationTicks), same velocities, '
         f'times and durations within {TOLERANCE:g} s, same unreleased count and track count.')
@@ -423,6 +543,13 @@ def write_results(args, files, records, timing):
             for file, detail in items[:5]:
                 add(f'- `{file}`: `{json.dumps(detail, default=str)[:600]}`')
             add('')
+    writer_failures = [(r['file'], form, outcome) for r in writer for form, outcome in r['writer'].items() if outcome != 'same']
+    if writer_failures:
+        add('## Writer round-trip failures')
+        add('')
+        for file, form, outcome in writer_failures[:15]:
+            add(f'- `{file}` ({form}): {outcome[:300]}')
+        add('')
     if only_ours:
         add('## Files only etude reads')
         add('')
@@ -459,18 +586,28 @@ def write_results(args, files, records, timing):
         add('| measure | total over corpus | per-file median |')
         add('| --- | ---: | ---: |')
         add(f'| mido `MidiFile(path)` (parse only) | {fmt_ms(sum(t["mido_parse"]))} | {fmt_ms(statistics.median(t["mido_parse"]))} |')
-        add(f'| mido parse + FIFO pairing + seconds + `json.dumps` | {fmt_ms(sum(t["mido_full"]))} | {fmt_ms(statistics.median(t["mido_full"]))} |')
+        add(f'| mido parse + FIFO pairing + seconds (`mido_notes`) | {fmt_ms(sum(t["mido_full"]))} | {fmt_ms(statistics.median(t["mido_full"]))} |')
         add(f'| `etude midi2json` process (parse + full JSON + write) | {fmt_ms(sum(t["etude"]))} | {fmt_ms(statistics.median(t["etude"]))} |')
         net = [max(0.0, x - t['baseline']) for x in t['etude']]
         add(f'| `etude midi2json` minus process start ({fmt_ms(t["baseline"])} on a 26-byte file) | {fmt_ms(sum(net))} | {fmt_ms(statistics.median(net))} |')
         add('')
-        add('The last row subtracts the process start-up (the same command on an empty one-track file). '
-            'What remains is parse + building the document + JSON encoding and writing, which for large '
-            'files is probably mostly JSON (the CLI prints about 280 bytes per note; unproven without a '
-            'profile). A true parse-only figure for '
-            'etude needs an in-process Swift benchmark (not written here); the fair comparison available '
-            'is row 2 (mido building the same notes and dumping JSON) against row 4.')
+        add('The last row subtracts the process start-up (the same command on an empty one-track file); '
+            'what remains is parse, building the document, JSON encoding and printing.')
         add('')
+        swift = t.get('swift')
+        if swift:
+            parse = swift.get('MIDI parse corpus')
+            notes_time = swift.get('MIDI notes corpus')
+            add('In-process, same files, one pass over the corpus (Swift: median of the `MIDIJSONBenchmarks` '
+                'runs in a release build; mido: the sum of each file\'s best of 3):')
+            add('')
+            add('| work | mido | etude | mido / etude |')
+            add('| --- | ---: | ---: | ---: |')
+            if parse:
+                add(f'| parse (bytes to events) | {fmt_ms(sum(t["mido_parse"]))} | {fmt_ms(parse)} | {sum(t["mido_parse"]) / parse:.0f}x |')
+            if notes_time:
+                add(f'| parse + FIFO note pairing + seconds | {fmt_ms(sum(t["mido_full"]))} | {fmt_ms(notes_time)} | {sum(t["mido_full"]) / notes_time:.0f}x |')
+            add('')
     add('## Per-file results')
     add('')
     add('Per-file details (mido errors, problems, timings) are in `work/results.json` after a run.')

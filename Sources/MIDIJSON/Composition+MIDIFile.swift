@@ -80,7 +80,9 @@ extension MIDIFile {
   /// A format 1 MIDI file of a composition.
   ///
   /// The first track holds the name, tempos and signatures; each channel used gets a track of its
-  /// own, in channel order. Times become ticks at the composition's ``Composition/ppq`` (or
+  /// own, in channel order (and more when notes of one pitch overlap in a way first-in-first-out
+  /// pairing would misread: a note that starts while a same-pitch note is held and ends before
+  /// it goes to another track of its channel). Times become ticks at the composition's ``Composition/ppq`` (or
   /// ``defaultTicksPerQuarter``), each note's start and end rounded to the nearest tick.
   /// Sequences and chords are expanded. Events sharing a tick are ordered so that a reader
   /// pairing notes first-in-first-out gets every note back. A note of velocity 0 is written
@@ -94,7 +96,7 @@ extension MIDIFile {
       return scaled.isFinite ? Int(max(0, min(scaled, Double(0x0FFF_FFFF)))) : 0
     }
     func byte(_ value: Int) -> UInt8 { UInt8(max(0, min(127, value))) }
-    var byChannel: [UInt8: TrackBuilder] = [:]
+    var channels: [UInt8: ChannelTracks] = [:]
     var lastTick = tick(composition.length)
     for event in composition.flattenedEvents {
       let start = tick(event.time)
@@ -103,18 +105,19 @@ extension MIDIFile {
       case .note(_, let number, let velocity, let duration, let channel):
         let end = tick(event.time + duration)
         lastTick = max(lastTick, end)
-        byChannel[UInt8(max(0, min(15, channel))), default: TrackBuilder()].addNote(
+        channels[UInt8(max(0, min(15, channel))), default: ChannelTracks()].addNote(
           channel: channel, note: number, velocity: velocity, start: start, end: end)
       case .control(_, let controller, let value, let channel):
         let c = UInt8(max(0, min(15, channel)))
-        byChannel[c, default: TrackBuilder()].add(
+        channels[c, default: ChannelTracks()].tracks[0].add(
           .controlChange(channel: c, controller: byte(controller), value: byte(value)), at: start)
       case .pitch(_, let bend, let channel):
         let c = UInt8(max(0, min(15, channel)))
-        byChannel[c, default: TrackBuilder()].add(.pitchBend(channel: c, value: UInt16(max(0, min(bend + 8192, 16383)))), at: start)
+        channels[c, default: ChannelTracks()].tracks[0].add(
+          .pitchBend(channel: c, value: UInt16(max(0, min(bend + 8192, 16383)))), at: start)
       case .param(_, let parameter, let value, let channel):
         let c = UInt8(max(0, min(15, channel)))
-        byChannel[c, default: TrackBuilder()].add(
+        channels[c, default: ChannelTracks()].tracks[0].add(
           parameter == .program ? .programChange(channel: c, program: byte(value)) : .channelPressure(channel: c, pressure: byte(value)),
           at: start)
       case .chord, .sequence:
@@ -145,9 +148,31 @@ extension MIDIFile {
       lastTick = max(lastTick, tick(tempo.beat))
     }
     var tracks = [conductor.track(endTick: lastTick)]
-    for channel in byChannel.keys.sorted() {
-      tracks.append(byChannel[channel]!.track(endTick: lastTick))
+    for channel in channels.keys.sorted() {
+      tracks += channels[channel]!.tracks.map { $0.track(endTick: lastTick) }
     }
     self.init(format: 1, division: .ticksPerQuarter(ppq), tracks: tracks)
+  }
+}
+
+/// The tracks of one channel when a composition becomes a MIDI file: notes go to the first track
+/// where first-in-first-out pairing reads them back as they are.
+private struct ChannelTracks {
+  var tracks = [TrackBuilder()]
+  /// Per track, the latest end tick of each pitch's notes so far.
+  private var latestEnds: [[Int: Int]] = [[:]]
+
+  /// Adds a note (notes arrive in start order, shorter first at equal starts).
+  mutating func addNote(channel: Int, note: Int, velocity: Int, start: Int, end: Int) {
+    // A note sounding at `start` that ends after `end` would be released by this note's
+    // note-off under first-in-first-out pairing: such a note needs another track.
+    var index = latestEnds.firstIndex { ($0[note] ?? Int.min) <= end } ?? tracks.count
+    if index == tracks.count {
+      tracks.append(TrackBuilder())
+      latestEnds.append([:])
+      index = tracks.count - 1
+    }
+    tracks[index].addNote(channel: channel, note: note, velocity: velocity, start: start, end: end)
+    latestEnds[index][note] = max(latestEnds[index][note] ?? Int.min, end)
   }
 }

@@ -1,18 +1,22 @@
 import ArgumentParser
 import Foundation
+import MIDIJSON
 import PitchDSP
 import ScoreModel
 
 /// `etude demo`: the SDK's main job on built-in material, no input needed.
 ///
 /// Today it synthesizes a melody, writes it as a WAV file and reads it back in blocks, resamples
-/// it to 16 kHz, finds its notes and names them, and checks them against the melody it played.
-/// Each capability the SDK gains extends this demo.
+/// it to 16 kHz, finds its notes and names them, and checks them against the melody it played;
+/// it also stores the melody as compact MIDI JSON and as a MIDI file, reads both back, and grades
+/// the notes it found as a Simon-style quiz round of the melody. Each capability the SDK gains
+/// extends this demo.
 struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes.")
+      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes, MIDI JSON."
+  )
 
   @Flag(help: "Print JSON instead of text.")
   var json = false
@@ -48,6 +52,18 @@ struct DemoCommand: ParsableCommand {
     var notes: [FoundNote]
     var correctNotes: Int
     var meanAbsoluteCents: Double
+    var midi: MIDIReport
+  }
+
+  /// The melody through MIDI JSON and a MIDI file, and the found notes graded as a quiz round.
+  struct MIDIReport: Encodable {
+    /// The melody as compact MIDI JSON.
+    var composition: String
+    var midiFileBytes: Int
+    /// Whether the notes read back from the MIDI file and from the JSON equal the melody's.
+    var roundTripIdentical: Bool
+    var quizSteps: Int
+    var quizCorrectSteps: Int
   }
 
   func validate() throws {
@@ -92,11 +108,35 @@ struct DemoCommand: ParsableCommand {
     resampled.removeFirst(min(delay, resampled.count))
 
     let found = try DemoNoteFinder(sampleRate: analysisRate).findNotes(in: resampled)
-    let report = makeReport(melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0)
+    let midi = try midiReport(melody: melody, found: found, directory: directory)
+    let report = makeReport(melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi)
     if json { try printJSON(report) } else { printText(report) }
   }
 
-  func makeReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], wavFrames: Int) -> Report {
+  /// Stores the melody as MIDI JSON and a MIDI file, reads both back, and grades the found notes
+  /// (as taps) against the melody as one quiz round.
+  func midiReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], directory: URL) throws -> MIDIReport {
+    let composition = melody.composition
+    let midiURL = directory.appendingPathComponent("melody.mid")
+    try MIDIFile(composition).write(to: midiURL)
+    let fromFile = Composition(try MIDIFile(url: midiURL))
+    let fromJSON = try Composition(json: composition.json())
+    let round = composition.quizRounds(by: .steps(composition.notes.count))[0]
+    let tuning = Tuning.standard
+    let taps = found.compactMap { note in
+      tuning.nearestNote(frequencyHz: note.frequencyHz).map {
+        Tap(note: $0.note.rawValue, press: note.onsetSeconds, release: note.onsetSeconds + note.durationSeconds)
+      }
+    }
+    let result = round.check(taps, options: .init(chordWindow: 0.05, timingTolerance: 0.05))
+    return MIDIReport(
+      composition: String(decoding: composition.json(), as: UTF8.self),
+      midiFileBytes: (try? FileManager.default.attributesOfItem(atPath: midiURL.path)[.size] as? Int) ?? 0,
+      roundTripIdentical: fromFile.notes == composition.notes && fromJSON == composition,
+      quizSteps: round.steps.count, quizCorrectSteps: result.steps.filter { $0.verdict == .correct }.count)
+  }
+
+  func makeReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], wavFrames: Int, midi: MIDIReport) -> Report {
     let key = Key(.c, .major)
     let tuning = Tuning.standard
     let expected = zip(melody.notes, melody.onsetsSeconds).map { note, onset in
@@ -123,7 +163,7 @@ struct DemoCommand: ParsableCommand {
     return Report(
       melody: "Ode to Joy (Beethoven), first phrase", tempoBPM: melody.tempoBPM, synthesisRate: rate,
       analysisRate: analysisRate, wavFrames: wavFrames, expectedNotes: expected.count, notes: notes,
-      correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount))
+      correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount), midi: midi)
   }
 
   func printText(_ report: Report) {
@@ -147,5 +187,13 @@ struct DemoCommand: ParsableCommand {
     print(
       "\(report.correctNotes)/\(report.expectedNotes) melody notes found with the right pitch and onset (±50 ms); "
         + String(format: "mean |deviation| %.1f cents", report.meanAbsoluteCents))
+    let midi = report.midi
+    print("")
+    print(
+      "MIDI JSON: the melody as a compact composition (\(midi.composition.utf8.count) bytes) and a MIDI file "
+        + "(\(midi.midiFileBytes) bytes), read back \(midi.roundTripIdentical ? "identical" : "DIFFERENT")")
+    print(
+      "Quiz: the notes found, tapped back as one Simon round: \(midi.quizCorrectSteps)/\(midi.quizSteps) steps correct "
+        + "(notes and timing within 50 ms)")
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MIDIJSON
 
 /// The built-in material of `etude demo`: a short melody and a simple additive synthesizer for it.
 ///
@@ -33,6 +34,17 @@ struct DemoMelody {
       defer { t += note.beats * 60 / tempoBPM }
       return t
     }
+  }
+
+  /// The melody as a MIDI JSON composition, in beats.
+  var composition: Composition {
+    var beat = 0.0
+    return Composition(
+      name: "Ode to Joy", tempo: tempoBPM,
+      events: notes.map { note in
+        defer { beat += note.beats }
+        return .note(time: beat, number: note.midi, velocity: 100, duration: note.beats)
+      })
   }
 
   /// Renders the melody at `sampleRate` Hz, peak amplitude about 0.5.

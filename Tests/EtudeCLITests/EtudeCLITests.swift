@@ -87,5 +87,9 @@ func temporaryDirectory() throws -> URL {
     #expect(object["expectedNotes"] as? Int == 15)
     #expect(object["correctNotes"] as? Int == 15)
     #expect((object["meanAbsoluteCents"] as? Double ?? 99) < 5)
+    let midi = try #require(object["midi"] as? [String: Any])
+    #expect(midi["roundTripIdentical"] as? Bool == true)
+    #expect(midi["quizSteps"] as? Int == 15 && midi["quizCorrectSteps"] as? Int == 15)
+    #expect((midi["composition"] as? String ?? "").contains("[0, \"note\", 64, 100, 1]"))
   }
 }

@@ -81,3 +81,27 @@ import Testing
     #expect(midi.err.contains("truncated at byte 0: MThd chunk needs 14 bytes, 4 available"))
   }
 }
+
+@Suite struct MIDIRepairCommandTests {
+  @Test func repairWritesEveryEventAndListsTheRepairs() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    // Running status continued after a meta event, a data byte above 127, no end of track.
+    let broken: [UInt8] =
+      Array("MThd".utf8) + [0, 0, 0, 6, 0, 0, 0, 1, 0, 96] + Array("MTrk".utf8) + [0, 0, 0, 16]
+      + [0x00, 0x90, 60, 100, 0x00, 0xFF, 0x01, 0x01, 0x41, 0x10, 60, 0x00, 0x00, 0x90, 0x80 | 62, 90]
+    let input = directory.appendingPathComponent("broken.mid")
+    try Data(broken).write(to: input)
+    let output = directory.appendingPathComponent("clean.mid")
+    let result = try runEtude(["midi-repair", input.path, output.path])
+    #expect(result.status == 0, "\(result.err)")
+    #expect(result.err.contains("repaired: track 0, byte 32: running status continued after a meta or sysex event"))
+    #expect(result.err.contains("3 repairs"))
+    let clean = try MIDIFile(url: output, options: MIDIReadOptions(strict: true))
+    #expect(clean.warnings.isEmpty)
+    #expect(clean.tracks[0].events.map(\.event) == [
+      .noteOn(channel: 0, note: 60, velocity: 100), .meta(.text(.text, [0x41])),
+      .noteOn(channel: 0, note: 60, velocity: 0), .noteOn(channel: 0, note: 62, velocity: 90), .meta(.endOfTrack),
+    ])
+  }
+}

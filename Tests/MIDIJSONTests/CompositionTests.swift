@@ -190,6 +190,21 @@ func jsonFixture(_ name: String) throws -> Data {
     #expect(back.notes.map { [$0.time, Double($0.number), Double($0.velocity), $0.duration] } == song.notes.map { [$0.time, Double($0.number), Double($0.velocity), $0.duration] })
   }
 
+  @Test func nestedNotesOfOnePitchGetTracksOfTheirOwn() throws {
+    // From two tracks of one channel: a long C4 and, inside it, a short one. Merged into one
+    // track, first-in-first-out pairing would end the long note at the short one's end.
+    let song = Composition(events: [
+      .note(time: 0, number: 60, velocity: 10, duration: 4),
+      .note(time: 1, number: 60, velocity: 20, duration: 1),
+      .note(time: 1.5, number: 60, velocity: 30, duration: 0.25),
+      .note(time: 5, number: 60, velocity: 40, duration: 1),
+    ])
+    let file = MIDIFile(song)
+    #expect(file.tracks.count == 4)  // the conductor and three tracks for channel 0
+    let back = Composition(try MIDIFile(data: file.encoded()))
+    #expect(back.notes.map { [$0.time, Double($0.velocity), $0.duration] } == song.notes.map { [$0.time, Double($0.velocity), $0.duration] })
+  }
+
   @Test func jsonOfEitherFormBecomesMIDI() throws {
     let file = try MIDIFile(data: try fixture("test-multichannel-chords-0"))
     let fromCompact = try MIDIFile(json: Composition(file).json())
