@@ -1,0 +1,108 @@
+/// What a pitch estimator analyzes: the sample rate, the pitch range, the hop and the window.
+///
+/// Every estimator reports one ``PitchEstimate`` per hop, timed at the centre of its analysis
+/// frame: estimate `k` is at `k · hopSize / sampleRate` seconds. The range bounds the period
+/// search: a wider range costs more (the frame must hold two of the longest periods).
+///
+/// Above 20 kHz (for the default range), the estimators analyze a decimated copy of the input
+/// (44.1 kHz → 22.05 kHz, 48 kHz → 24 kHz, at least ten samples per period of the highest pitch),
+/// which halves the work without touching the pitch range; see ``decimationFactor``.
+public struct PitchConfiguration: Sendable, Hashable, Codable {
+  /// The input sample rate, in Hz.
+  public var sampleRate: Double
+  /// The lowest pitch searched, in Hz (default 40 Hz, below a tuba's or a bass's lowest note).
+  public var minimumFrequencyHz: Double
+  /// The highest pitch searched, in Hz (default 2 kHz, above a piccolo trumpet's range).
+  public var maximumFrequencyHz: Double
+  /// Input frames between estimates (default 10 ms).
+  public var hopSize: Int
+  /// The shortest integration window, in seconds (default 40 ms); the window is at least one
+  /// period of ``minimumFrequencyHz``. Longer windows resist noise better and smear fast pitch
+  /// changes more.
+  public var windowSeconds: Double
+
+  /// Creates a configuration.
+  ///
+  /// - Parameters:
+  ///   - sampleRate: The input sample rate, in Hz (8 kHz...384 kHz).
+  ///   - minimumFrequencyHz: The lowest pitch, in Hz.
+  ///   - maximumFrequencyHz: The highest pitch, in Hz (below a quarter of the sample rate).
+  ///   - hopSeconds: The time between estimates, in seconds (rounded to whole frames).
+  ///   - windowSeconds: The shortest integration window, in seconds.
+  public init(
+    sampleRate: Double, minimumFrequencyHz: Double = 40, maximumFrequencyHz: Double = 2000, hopSeconds: Double = 0.01,
+    windowSeconds: Double = 0.04
+  ) {
+    self.sampleRate = sampleRate
+    self.minimumFrequencyHz = minimumFrequencyHz
+    self.maximumFrequencyHz = maximumFrequencyHz
+    self.hopSize = max(1, Int((hopSeconds * sampleRate).rounded()))
+    self.windowSeconds = windowSeconds
+  }
+
+  /// Checks that the values can be analyzed.
+  ///
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` naming the first value
+  ///   out of range.
+  public func validate() throws(PitchDSPError) {
+    guard sampleRate.isFinite, (8000...384_000).contains(sampleRate) else {
+      throw .invalidParameter(name: "sample rate", value: "\(sampleRate)", expected: "8000...384000 Hz")
+    }
+    guard minimumFrequencyHz.isFinite, minimumFrequencyHz >= 10 else {
+      throw .invalidParameter(name: "minimum frequency", value: "\(minimumFrequencyHz)", expected: "at least 10 Hz")
+    }
+    guard maximumFrequencyHz.isFinite, maximumFrequencyHz > minimumFrequencyHz * 1.5, maximumFrequencyHz <= sampleRate / 4 else {
+      throw .invalidParameter(
+        name: "maximum frequency", value: "\(maximumFrequencyHz)",
+        expected: "above 1.5 × the minimum and at most a quarter of the sample rate")
+    }
+    guard (1...Int(sampleRate)).contains(hopSize) else {
+      throw .invalidParameter(name: "hop size", value: "\(hopSize)", expected: "1 frame...1 second")
+    }
+    guard windowSeconds.isFinite, windowSeconds > 0, windowSeconds <= 1 else {
+      throw .invalidParameter(name: "window", value: "\(windowSeconds)", expected: "0...1 s")
+    }
+    guard PeriodicityPlan(self).fftSize <= 1 << 16 else {
+      throw .invalidParameter(
+        name: "pitch range", value: "\(minimumFrequencyHz) Hz at \(sampleRate) Hz",
+        expected: "a minimum frequency whose analysis frame fits a 65536-point FFT")
+    }
+  }
+
+  /// The factor the input is decimated by before analysis (1 = none): the largest whole number
+  /// that keeps at least ten samples per period of ``maximumFrequencyHz``.
+  public var decimationFactor: Int { PeriodicityPlan(self).decimation }
+
+  /// The time between estimates, in seconds.
+  public var hopSeconds: Double { Double(hopSize) / sampleRate }
+}
+
+/// The sizes a configuration implies: decimation, lag range, window, frame and FFT.
+struct PeriodicityPlan: Sendable, Hashable {
+  /// Input frames per analysis frame.
+  let decimation: Int
+  /// The analysis sample rate, in Hz.
+  let analysisRate: Double
+  /// The shortest and longest lags searched, in analysis samples.
+  let minimumLag: Int
+  let maximumLag: Int
+  /// The integration window, in analysis samples.
+  let windowLength: Int
+  /// The analysis frame: the window plus the longest lag and one more for interpolation.
+  let frameLength: Int
+  /// The FFT size, a power of two at least `frameLength`.
+  let fftSize: Int
+
+  init(_ configuration: PitchConfiguration) {
+    let rate = configuration.sampleRate
+    decimation = max(1, Int(rate / (10 * configuration.maximumFrequencyHz)))
+    analysisRate = rate / Double(decimation)
+    minimumLag = max(2, Int((analysisRate / configuration.maximumFrequencyHz).rounded(.down)))
+    maximumLag = Int((analysisRate / configuration.minimumFrequencyHz).rounded(.up)) + 1
+    windowLength = max(maximumLag, Int((configuration.windowSeconds * analysisRate).rounded()))
+    frameLength = windowLength + maximumLag + 2
+    var size = 2
+    while size < frameLength { size <<= 1 }
+    fftSize = size
+  }
+}

@@ -1,0 +1,415 @@
+import Foundation
+
+/// Pitch bins 20 cents apart from the configured minimum to the maximum frequency: the states of
+/// ``PitchHMM``.
+struct PitchBins: Sendable, Hashable {
+  static let centsPerBin = 20.0
+  let minimumHz: Double
+  let count: Int
+
+  init(configuration: PitchConfiguration) {
+    minimumHz = configuration.minimumFrequencyHz
+    count = Int(1200 * log2(configuration.maximumFrequencyHz / minimumHz) / Self.centsPerBin) + 1
+  }
+
+  /// The nearest bin of `frequencyHz`, or -1 outside the range.
+  @_noLocks
+  func bin(_ frequencyHz: Double) -> Int {
+    guard frequencyHz > 0 else { return -1 }
+    // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
+    let position = _unsafePerformance { 1200 * log2(frequencyHz / minimumHz) } / Self.centsPerBin
+    guard position > -0.5 else { return -1 }
+    let index = Int(position + 0.5)
+    return index < count ? index : -1
+  }
+}
+
+/// The pitch candidates of one frame, from the YIN function under a distribution of thresholds
+/// (pYIN's first stage).
+struct ProbabilisticYINCandidates: ~Copyable {
+  static let maximumCandidates = 32
+  static let thresholdCount = 100
+  /// The probability the deepest trough earns, per threshold, when no trough is below it.
+  static let noTroughProbability = 0.01
+  /// The Boltzmann prior's parameter over troughs below a threshold (the first is likeliest).
+  static let boltzmann = 2.0
+  /// Candidates at least this probable get the exact period (``PeriodicityAnalysis/refinedLag(_:)``).
+  static let refinementProbability = 0.05
+
+  let plan: PeriodicityPlan
+  let bins: PitchBins
+  /// The probability of each threshold `(i + 1) / 100`: a Beta(2, 18) distribution.
+  private let thresholdWeights: UnsafeMutableBufferPointer<Double>
+  /// `exp(−λk)` for the Boltzmann prior.
+  private let boltzmannTerms: UnsafeMutableBufferPointer<Double>
+  private let troughLags: UnsafeMutableBufferPointer<Int>
+
+  /// The candidates of the last frame: frequency, probability and pitch bin.
+  let frequencies: UnsafeMutableBufferPointer<Double>
+  let probabilities: UnsafeMutableBufferPointer<Double>
+  let binIndices: UnsafeMutableBufferPointer<Int>
+  private(set) var count = 0
+  /// The total probability of the candidates: how likely the frame is voiced.
+  private(set) var voicedProbability = 0.0
+
+  init(plan: PeriodicityPlan, bins: PitchBins) {
+    self.plan = plan
+    self.bins = bins
+    let n = Self.thresholdCount
+    thresholdWeights = .allocate(capacity: n)
+    // Beta(2, 18) CDF in closed form: I_x(2, 18) = 1 − (1 − x)^18 · (1 + 18x).
+    func cdf(_ x: Double) -> Double { 1 - pow(1 - x, 18) * (1 + 18 * x) }
+    for i in 0..<n { thresholdWeights[i] = cdf(Double(i + 1) / Double(n)) - cdf(Double(i) / Double(n)) }
+    let m = Self.maximumCandidates
+    boltzmannTerms = .allocate(capacity: m + 1)
+    for k in 0...m { boltzmannTerms[k] = exp(-Self.boltzmann * Double(k)) }
+    troughLags = .allocate(capacity: m)
+    troughLags.initialize(repeating: 0)
+    frequencies = .allocate(capacity: m)
+    frequencies.initialize(repeating: 0)
+    probabilities = .allocate(capacity: m)
+    probabilities.initialize(repeating: 0)
+    binIndices = .allocate(capacity: m)
+    binIndices.initialize(repeating: 0)
+  }
+
+  deinit {
+    thresholdWeights.deallocate()
+    boltzmannTerms.deallocate()
+    troughLags.deallocate()
+    frequencies.deallocate()
+    probabilities.deallocate()
+    binIndices.deallocate()
+  }
+
+  /// Computes the candidates of the frame `analysis` just analyzed.
+  @_noLocks
+  mutating func compute(_ analysis: borrowing PeriodicityAnalysis) {
+    count = 0
+    voicedProbability = 0
+    guard !analysis.isSilent else { return }
+    let d = analysis.normalizedDifference
+    // Troughs: local minima of d′ within the lag range, in lag order (the highest pitch first).
+    var troughs = 0
+    var deepest = -1
+    var tau = max(plan.minimumLag, 1)
+    while tau < plan.maximumLag, troughs < Self.maximumCandidates {
+      if d[tau] < d[tau - 1], d[tau] <= d[tau + 1] {
+        troughLags[troughs] = tau
+        if deepest < 0 || d[tau] < d[troughLags[deepest]] { deepest = troughs }
+        troughs += 1
+      }
+      tau += 1
+    }
+    guard troughs > 0 else { return }
+    for k in 0..<troughs { probabilities[k] = 0 }
+    for i in 0..<Self.thresholdCount {
+      let threshold = Float(i + 1) / Float(Self.thresholdCount)
+      var below = 0
+      for k in 0..<troughs where d[troughLags[k]] < threshold { below += 1 }
+      let weight = thresholdWeights[i]
+      if below == 0 {
+        probabilities[deepest] += weight * Self.noTroughProbability
+        continue
+      }
+      // Boltzmann pmf over the troughs below: (1 − e^−λ)·e^−λj / (1 − e^−λn).
+      let norm = (1 - boltzmannTerms[1]) / (1 - boltzmannTerms[below])
+      var j = 0
+      for k in 0..<troughs where d[troughLags[k]] < threshold {
+        probabilities[k] += weight * norm * boltzmannTerms[j]
+        j += 1
+      }
+    }
+    // Keep the troughs that earned probability, with their frequencies: refined to a fraction
+    // of a sample where the probability is worth it, else from the parabola.
+    var kept = 0
+    for k in 0..<troughs where probabilities[k] > 0 {
+      let lag = troughLags[k]
+      let period = probabilities[k] >= Self.refinementProbability ? analysis.refinedLag(lag) : Double(lag) + parabolicOffset(d, at: lag)
+      let frequency = plan.analysisRate / period
+      let bin = bins.bin(frequency)
+      guard bin >= 0 else { continue }
+      frequencies[kept] = frequency
+      probabilities[kept] = probabilities[k]
+      binIndices[kept] = bin
+      voicedProbability += probabilities[k]
+      kept += 1
+    }
+    count = kept
+    voicedProbability = min(1, voicedProbability)
+  }
+}
+
+/// The hidden Markov model of pYIN's second stage: pitch bins, each voiced or unvoiced, decoded
+/// with a fixed-lag Viterbi decoder.
+///
+/// Observations: a voiced state's probability is the candidates' probability in its bin; each
+/// unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
+/// triangular weights, voicing kept with `1 − switchProbability`.
+struct PitchHMM: ~Copyable {
+  /// The largest pitch move per hop, in bins (back-pointers store it in 7 bits with the layer).
+  static let maximumJump = 63
+
+  let bins: PitchBins
+  let jump: Int
+  let lag: Int
+  private let logStay: Float
+  private let logSwitch: Float
+  /// `log` transition weight from bin `i` by offset `k − jump`: row `i`, column `k`.
+  private let logTransitions: UnsafeMutableBufferPointer<Float>
+  private let voiced: UnsafeMutableBufferPointer<Float>
+  private let unvoiced: UnsafeMutableBufferPointer<Float>
+  private let nextVoiced: UnsafeMutableBufferPointer<Float>
+  private let nextUnvoiced: UnsafeMutableBufferPointer<Float>
+  private let observation: UnsafeMutableBufferPointer<Float>
+  /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
+  /// top bit: set = came from unvoiced).
+  private let backPointers: UnsafeMutableBufferPointer<UInt8>
+  /// Per slot: the frame's candidates (frequency, bin), count, time, level and voicing probability.
+  private let slotFrequencies: UnsafeMutableBufferPointer<Double>
+  private let slotBins: UnsafeMutableBufferPointer<Int>
+  private let slotCounts: UnsafeMutableBufferPointer<Int>
+  private let slotInfo: UnsafeMutableBufferPointer<Double>  // time, level, voicing probability
+  private let flushStates: UnsafeMutableBufferPointer<Int>
+  private var frames = 0
+  private var flushed = 0
+  private var flushCount = -1
+
+  /// The estimate decided by the last ``push(_:time:levelDBFS:)`` or ``flushNext()`` that
+  /// returned `true`.
+  private(set) var decided = PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: -.infinity)
+
+  init(bins: PitchBins, jump: Int, switchProbability: Double, lag: Int) {
+    self.bins = bins
+    self.jump = jump
+    self.lag = lag
+    logStay = Float(log(1 - switchProbability))
+    logSwitch = Float(log(switchProbability))
+    let n = bins.count
+    let width = 2 * jump + 1
+    logTransitions = .allocate(capacity: n * width)
+    for i in 0..<n {
+      var total = 0.0
+      for k in 0..<width where (0..<n).contains(i + k - jump) { total += Double(jump + 1 - abs(k - jump)) }
+      for k in 0..<width {
+        let inside = (0..<n).contains(i + k - jump)
+        logTransitions[i * width + k] = inside ? Float(log(Double(jump + 1 - abs(k - jump)) / total)) : -.infinity
+      }
+    }
+    func buffer<T: Numeric>(_ count: Int, _: T.Type) -> UnsafeMutableBufferPointer<T> {
+      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+      b.initialize(repeating: 0)
+      return b
+    }
+    voiced = buffer(n, Float.self)
+    unvoiced = buffer(n, Float.self)
+    nextVoiced = buffer(n, Float.self)
+    nextUnvoiced = buffer(n, Float.self)
+    observation = buffer(n, Float.self)
+    backPointers = buffer((lag + 1) * 2 * n, UInt8.self)
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    slotFrequencies = buffer((lag + 1) * m, Double.self)
+    slotBins = buffer((lag + 1) * m, Int.self)
+    slotCounts = buffer(lag + 1, Int.self)
+    slotInfo = buffer((lag + 1) * 3, Double.self)
+    flushStates = buffer(lag + 1, Int.self)
+  }
+
+  deinit {
+    for b in [voiced, unvoiced, nextVoiced, nextUnvoiced, observation, logTransitions] { b.deallocate() }
+    backPointers.deallocate()
+    slotFrequencies.deallocate()
+    slotBins.deallocate()
+    slotCounts.deallocate()
+    slotInfo.deallocate()
+    flushStates.deallocate()
+  }
+
+  /// Forgets the stream.
+  mutating func reset() {
+    frames = 0
+    flushed = 0
+    flushCount = -1
+  }
+
+  /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``).
+  @_noLocks
+  mutating func push(_ candidates: borrowing ProbabilisticYINCandidates, time: Double, levelDBFS: Double) -> Bool {
+    let n = bins.count
+    let slot = frames % (lag + 1)
+    // Store the frame for decoding later.
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    for c in 0..<candidates.count {
+      slotFrequencies[slot * m + c] = candidates.frequencies[c]
+      slotBins[slot * m + c] = candidates.binIndices[c]
+    }
+    slotCounts[slot] = candidates.count
+    slotInfo[slot * 3] = time
+    slotInfo[slot * 3 + 1] = levelDBFS
+    slotInfo[slot * 3 + 2] = candidates.voicedProbability
+
+    // Observation log-probabilities.
+    let floor: Float = 1e-30
+    for b in 0..<n { observation[b] = 0 }
+    for c in 0..<candidates.count { observation[candidates.binIndices[c]] += Float(candidates.probabilities[c]) }
+    // RT-audited: libm's log is a pure function; it neither allocates nor locks.
+    let unvoicedProbability = max(Float(1 - candidates.voicedProbability) / Float(n), floor)
+    let logUnvoiced = _unsafePerformance { log(unvoicedProbability) }
+    for b in 0..<n {
+      let p = max(observation[b], floor)
+      observation[b] = _unsafePerformance { log(p) }
+    }
+
+    if frames == 0 {
+      let prior = -_unsafePerformance { log(Float(2 * n)) }
+      for b in 0..<n {
+        voiced[b] = prior + observation[b]
+        unvoiced[b] = prior + logUnvoiced
+      }
+    } else {
+      step(slot: slot, logUnvoiced: logUnvoiced)
+    }
+    frames += 1
+    guard frames > lag else { return false }
+    // Backtrack from the best state now to the frame `lag` hops back.
+    var state = bestState()
+    var t = frames - 1
+    while t > frames - 1 - lag {
+      state = predecessor(of: state, atSlot: t % (lag + 1))
+      t -= 1
+    }
+    decide(state: state, slot: t % (lag + 1))
+    return true
+  }
+
+  /// At the end of a stream, decides the next frame still held back; `false` when none is left.
+  @_noLocks
+  mutating func flushNext() -> Bool {
+    if flushCount < 0 {
+      // The frames not yet decided: the last min(lag, frames) ones.
+      flushCount = min(lag, frames)
+      flushed = 0
+      guard flushCount > 0 else { return false }
+      var state = bestState()
+      var t = frames - 1
+      flushStates[flushCount - 1] = state
+      var i = flushCount - 1
+      while i > 0 {
+        state = predecessor(of: state, atSlot: t % (lag + 1))
+        t -= 1
+        i -= 1
+        flushStates[i] = state
+      }
+    }
+    guard flushed < flushCount else { return false }
+    let frame = frames - flushCount + flushed
+    decide(state: flushStates[flushed], slot: frame % (lag + 1))
+    flushed += 1
+    return true
+  }
+
+  @_noLocks
+  private mutating func step(slot: Int, logUnvoiced: Float) {
+    let n = bins.count
+    let width = 2 * jump + 1
+    let pointers = slot * 2 * n
+    var best: Float = -.infinity
+    for j in 0..<n {
+      var bestV: Float = -.infinity
+      var bestVFrom = j
+      var bestU: Float = -.infinity
+      var bestUFrom = j
+      let low = max(0, j - jump)
+      let high = min(n - 1, j + jump)
+      for i in low...high {
+        let t = logTransitions[i * width + (j - i + jump)]
+        let v = voiced[i] + t
+        if v > bestV {
+          bestV = v
+          bestVFrom = i
+        }
+        let u = unvoiced[i] + t
+        if u > bestU {
+          bestU = u
+          bestUFrom = i
+        }
+      }
+      // Into voiced j: from voiced (stay) or unvoiced (switch).
+      let stayV = bestV + logStay
+      let switchV = bestU + logSwitch
+      if stayV >= switchV {
+        nextVoiced[j] = stayV + observation[j]
+        backPointers[pointers + j] = UInt8(bestVFrom - j + jump)
+      } else {
+        nextVoiced[j] = switchV + observation[j]
+        backPointers[pointers + j] = UInt8(bestUFrom - j + jump) | 0x80
+      }
+      // Into unvoiced j.
+      let stayU = bestU + logStay
+      let switchU = bestV + logSwitch
+      if stayU >= switchU {
+        nextUnvoiced[j] = stayU + logUnvoiced
+        backPointers[pointers + n + j] = UInt8(bestUFrom - j + jump) | 0x80
+      } else {
+        nextUnvoiced[j] = switchU + logUnvoiced
+        backPointers[pointers + n + j] = UInt8(bestVFrom - j + jump)
+      }
+      best = max(best, max(nextVoiced[j], nextUnvoiced[j]))
+    }
+    // Normalize so that the scores stay in range over long streams.
+    for j in 0..<n {
+      voiced[j] = nextVoiced[j] - best
+      unvoiced[j] = nextUnvoiced[j] - best
+    }
+  }
+
+  /// The best state now: `bin` for voiced, `bins + bin` for unvoiced.
+  @_noLocks
+  private func bestState() -> Int {
+    let n = bins.count
+    var state = 0
+    var score: Float = -.infinity
+    for b in 0..<n {
+      if voiced[b] > score {
+        score = voiced[b]
+        state = b
+      }
+      if unvoiced[b] > score {
+        score = unvoiced[b]
+        state = n + b
+      }
+    }
+    return state
+  }
+
+  /// The state the best path came from, one frame before the frame stored at `slot`.
+  @_noLocks
+  private func predecessor(of state: Int, atSlot slot: Int) -> Int {
+    let n = bins.count
+    let pointer = backPointers[slot * 2 * n + state]
+    let bin = state % n + Int(pointer & 0x7F) - jump
+    return (pointer & 0x80 != 0 ? n : 0) + bin
+  }
+
+  /// Turns a decoded state at the frame stored in `slot` into ``decided``.
+  @_noLocks
+  private mutating func decide(state: Int, slot: Int) {
+    let n = bins.count
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    decided = PitchEstimate(
+      time: slotInfo[slot * 3], frequencyHz: 0, confidence: slotInfo[slot * 3 + 2], levelDBFS: slotInfo[slot * 3 + 1])
+    guard state < n else { return }
+    // The candidate nearest the decoded bin.
+    var nearest = -1
+    var distance = Int.max
+    for c in 0..<slotCounts[slot] {
+      let d = abs(slotBins[slot * m + c] - state)
+      if d < distance {
+        distance = d
+        nearest = c
+      }
+    }
+    guard nearest >= 0, distance <= jump else { return }
+    decided.frequencyHz = slotFrequencies[slot * m + nearest]
+  }
+}

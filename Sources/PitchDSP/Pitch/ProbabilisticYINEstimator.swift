@@ -1,0 +1,121 @@
+import Foundation
+
+/// Probabilistic YIN (Mauch and Dixon, 2014): several pitch candidates per frame, weighted over a
+/// distribution of YIN thresholds, and a hidden Markov model over pitch and voicing that picks
+/// the most likely path, so that a held note does not jump an octave and voicing does not
+/// flicker.
+///
+/// Per frame, every trough of `d′(τ)` below each of 100 thresholds (weighted by a Beta(2, 18)
+/// distribution, mean 0.1) earns probability, the first trough most (a Boltzmann prior over
+/// the troughs below the threshold); when none is below, the deepest trough earns a little. The
+/// model's states are pitch bins (20 cents apart over the configured range), each voiced or
+/// unvoiced; a pitch moves at most ``maximumTransitionOctavesPerSecond`` between hops, and voicing
+/// switches with probability ``switchProbability``.
+///
+/// This class is the live (causal) variant: a fixed-lag Viterbi decoder that, at each frame,
+/// emits the best path's state ``lagFrames`` hops back. Its ``latencySeconds`` is the analysis
+/// frame's half length plus the lag. ``PitchTracker`` runs the offline variant (the best path over
+/// a whole file) on the same candidates.
+///
+/// The reported frequency is the candidate nearest the decoded pitch bin (YIN's interpolated
+/// estimate, not the bin centre); the confidence is the frame's voicing probability (the total
+/// probability of its candidates).
+///
+/// - Note: ``process(_:into:)`` and ``finish(into:)`` are real-time safe.
+public final class ProbabilisticYINEstimator: PitchEstimator {
+  public let configuration: PitchConfiguration
+  /// Hops between a frame and the moment its estimate is decided (default 8: 80 ms at a 10 ms hop).
+  public let lagFrames: Int
+  /// The largest pitch change between consecutive hops the model allows, in octaves per second.
+  public let maximumTransitionOctavesPerSecond: Double
+  /// The probability that voicing switches between consecutive hops.
+  public let switchProbability: Double
+
+  private var analysis: PeriodicityAnalysis
+  private var candidates: ProbabilisticYINCandidates
+  private var decoder: PitchHMM
+
+  /// Creates a live estimator; allocates all its memory.
+  ///
+  /// - Parameters:
+  ///   - configuration: Sample rate, range, hop and window.
+  ///   - lagFrames: Hops of look-ahead before a frame is decided, 1...64.
+  ///   - maximumTransitionOctavesPerSecond: The fastest pitch change followed (default 35.92,
+  ///     as in pYIN); at most 63 pitch bins per hop.
+  ///   - switchProbability: The voicing switch probability per hop (default 0.01).
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for values out of range.
+  public init(
+    configuration: PitchConfiguration, lagFrames: Int = 8, maximumTransitionOctavesPerSecond: Double = 35.92,
+    switchProbability: Double = 0.01
+  ) throws(PitchDSPError) {
+    guard (1...64).contains(lagFrames) else {
+      throw .invalidParameter(name: "lag", value: "\(lagFrames)", expected: "1...64 frames")
+    }
+    guard switchProbability > 0, switchProbability < 0.5 else {
+      throw .invalidParameter(name: "switch probability", value: "\(switchProbability)", expected: "0 < p < 0.5")
+    }
+    let analysis = try PeriodicityAnalysis(configuration: configuration)
+    let bins = PitchBins(configuration: configuration)
+    let jump = Int((maximumTransitionOctavesPerSecond * configuration.hopSeconds * 1200 / PitchBins.centsPerBin).rounded(.up))
+    guard maximumTransitionOctavesPerSecond > 0, jump <= PitchHMM.maximumJump else {
+      throw .invalidParameter(
+        name: "maximum transition", value: "\(maximumTransitionOctavesPerSecond) octaves/s",
+        expected: "at most \(PitchHMM.maximumJump) pitch bins (of 20 cents) per hop")
+    }
+    self.configuration = configuration
+    self.lagFrames = lagFrames
+    self.maximumTransitionOctavesPerSecond = maximumTransitionOctavesPerSecond
+    self.switchProbability = switchProbability
+    candidates = ProbabilisticYINCandidates(plan: analysis.plan, bins: bins)
+    self.analysis = analysis
+    decoder = PitchHMM(bins: bins, jump: max(1, jump), switchProbability: switchProbability, lag: lagFrames)
+  }
+
+  public var latencySeconds: Double { analysis.latencySeconds + Double(lagFrames) * configuration.hopSeconds }
+
+  public func maximumEstimates(forFrames count: Int) -> Int {
+    analysis.maximumFrames(forInputFrames: count) + Int(analysis.latencySeconds / configuration.hopSeconds) + lagFrames + 2
+  }
+
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func process(_ frames: UnsafeBufferPointer<Float>, into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
+    var offset = 0
+    var produced = 0
+    while analysis.advance(frames, offset: &offset) {
+      candidates.compute(analysis)
+      if decoder.push(candidates, time: analysis.frameTime, levelDBFS: analysis.levelDBFS) {
+        // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
+        guard produced < estimates.count else { fatalError() }
+        estimates[produced] = decoder.decided
+        produced += 1
+      }
+    }
+    return produced
+  }
+
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func finish(into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
+    var produced = 0
+    while analysis.advanceToEnd() {
+      candidates.compute(analysis)
+      if decoder.push(candidates, time: analysis.frameTime, levelDBFS: analysis.levelDBFS) {
+        guard produced < estimates.count else { fatalError() }
+        estimates[produced] = decoder.decided
+        produced += 1
+      }
+    }
+    while decoder.flushNext() {
+      guard produced < estimates.count else { fatalError() }
+      estimates[produced] = decoder.decided
+      produced += 1
+    }
+    return produced
+  }
+
+  public func reset() {
+    analysis.reset()
+    decoder.reset()
+  }
+}

@@ -1,0 +1,107 @@
+/// The YIN pitch estimator (de Cheveigné and Kawahara, 2002), with the difference function
+/// computed through the FFT.
+///
+/// Per frame: the cumulative mean normalized difference `d′(τ)`; the first lag (from the
+/// highest pitch down) where `d′` dips below ``threshold``, followed to its local minimum; parabolic
+/// interpolation of `d′` around it. The frame is voiced when such a dip exists and the frame is
+/// not silent; the confidence is `1 − d′(τ)`.
+///
+/// Fast and exact on clean, steady tones; with noise, reverberation or weak fundamentals,
+/// ``ProbabilisticYINEstimator`` is more robust.
+///
+/// - Note: ``process(_:into:)`` and ``finish(into:)`` are real-time safe.
+public final class YINEstimator: PitchEstimator {
+  /// The default threshold on `d′`.
+  public static let defaultThreshold = 0.15
+
+  public let configuration: PitchConfiguration
+  /// The largest `d′(τ)` accepted as a period, 0...1.
+  public let threshold: Double
+  private var analysis: PeriodicityAnalysis
+  private var decider: YINDecider
+
+  /// Creates an estimator; allocates all its memory.
+  ///
+  /// - Parameters:
+  ///   - configuration: Sample rate, range, hop and window.
+  ///   - threshold: The largest `d′(τ)` accepted as a period (default 0.15).
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for a configuration
+  ///   that cannot be analyzed.
+  public init(configuration: PitchConfiguration, threshold: Double = YINEstimator.defaultThreshold) throws(PitchDSPError) {
+    guard threshold > 0, threshold < 1 else {
+      throw .invalidParameter(name: "YIN threshold", value: "\(threshold)", expected: "0 < threshold < 1")
+    }
+    self.configuration = configuration
+    self.threshold = threshold
+    analysis = try PeriodicityAnalysis(configuration: configuration)
+    decider = YINDecider(threshold: Float(threshold))
+  }
+
+  public var latencySeconds: Double { analysis.latencySeconds }
+
+  public func maximumEstimates(forFrames count: Int) -> Int {
+    analysis.maximumFrames(forInputFrames: count) + Int(analysis.latencySeconds / configuration.hopSeconds) + 2
+  }
+
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func process(_ frames: UnsafeBufferPointer<Float>, into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
+    var offset = 0
+    var produced = 0
+    while analysis.advance(frames, offset: &offset) {
+      // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
+      guard produced < estimates.count else { fatalError() }
+      estimates[produced] = decider.decide(analysis)
+      produced += 1
+    }
+    return produced
+  }
+
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func finish(into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
+    var produced = 0
+    while analysis.advanceToEnd() {
+      guard produced < estimates.count else { fatalError() }
+      estimates[produced] = decider.decide(analysis)
+      produced += 1
+    }
+    return produced
+  }
+
+  public func reset() {
+    analysis.reset()
+  }
+}
+
+/// YIN's per-frame decision.
+struct YINDecider {
+  let threshold: Float
+
+  func decide(_ analysis: borrowing PeriodicityAnalysis) -> PitchEstimate {
+    let d = analysis.normalizedDifference
+    let plan = analysis.plan
+    var unvoiced = PitchEstimate(time: analysis.frameTime, frequencyHz: 0, confidence: 0, levelDBFS: analysis.levelDBFS)
+    guard !analysis.isSilent else { return unvoiced }
+    var tau = plan.minimumLag
+    var best = plan.minimumLag
+    while tau <= plan.maximumLag {
+      if d[tau] < threshold {
+        while tau + 1 <= plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
+        break
+      }
+      if d[tau] < d[best] { best = tau }
+      tau += 1
+    }
+    guard tau <= plan.maximumLag, tau < plan.maximumLag else {
+      // No dip below the threshold (or only at the edge of the range): unvoiced.
+      unvoiced.confidence = Double(max(0, 1 - d[best]))
+      return unvoiced
+    }
+    let period = analysis.refinedLag(tau)
+    return PitchEstimate(
+      time: analysis.frameTime, frequencyHz: plan.analysisRate / period, confidence: Double(max(0, min(1, 1 - d[tau]))),
+      levelDBFS: analysis.levelDBFS)
+  }
+
+}
