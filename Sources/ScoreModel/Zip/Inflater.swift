@@ -70,8 +70,8 @@ package struct Inflater {
     _ input: UnsafeRawBufferPointer, maximumOutputSize: Int, expectedOutputSize: Int? = nil
   ) throws(ScoreModelError) -> (data: Data, consumedBytes: Int) {
     let limit = max(0, maximumOutputSize)
-    // A DEFLATE stream expands at most 1032:1 (258-byte copies in 2 bits... plus block overhead),
-    // so no honest size hint is larger than that.
+    // DEFLATE expands at most 1032:1 (a 258-byte copy costs at least 2 bits), so no honest size
+    // hint is larger than that.
     let largestPossible = input.count.multipliedReportingOverflow(by: 1032).partialValue + 1024
     let guess = expectedOutputSize ?? input.count.multipliedReportingOverflow(by: 4).partialValue
     let initialCapacity = min(max(guess, 0), limit, largestPossible)
@@ -452,9 +452,7 @@ package struct Inflater {
     }
   }
 
-  /// The byte of the stream holding the next unread bit, less `back` bits.
-  private var offset: Int { max(0, position * 8 - bitCount) / 8 }
-
+  /// An error at the byte holding the bit `bitsBack` bits before the next unread one.
   private func error(_ reason: String, back bitsBack: Int) -> ScoreModelError {
     .invalidDeflateData(offset: max(0, position * 8 - bitCount - bitsBack) / 8, reason: reason)
   }

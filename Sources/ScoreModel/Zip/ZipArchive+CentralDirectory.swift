@@ -22,12 +22,15 @@ extension ZipArchive {
       comment = Self.decodeText(end.bytes(22..<end.size))
       guard end.uint16(4) == 0, end.uint16(6) == 0 else {
         throw .unsupportedArchiveEntry(
-          path: "", reason: "an archive split over several files (this is disk \(end.uint16(4)))")
+          path: "",
+          reason:
+            "an archive split over several files (this is disk \(end.uint16(4)), "
+            + "the central directory starts on disk \(end.uint16(6)))")
       }
 
       var directorySize = UInt64(end.uint32(12))
       var directoryOffset = UInt64(end.uint32(16))
-      /// Where the records after the central directory begin.
+      // Where the records after the central directory begin.
       var directoryLimit = end.offset
       if let zip64End = try Self.findZIP64End(in: data, before: end) {
         directorySize = zip64End.uint64(40)

@@ -21,7 +21,8 @@ extension ZipArchive {
     /// The general-purpose flags (APPNOTE.TXT 4.4.4): bit 0 encrypted, bit 3 sizes and CRC in a
     /// data descriptor after the data, bit 11 UTF-8 names.
     public let flags: UInt16
-    /// The byte offset of the entry's local file header in the archive.
+    /// The byte offset of the entry's local file header, counted from the first byte of the data
+    /// (so including any self-extracting stub before the archive).
     public let localHeaderOffset: Int
 
     /// Whether the entry is a directory (its path ends in `/`).
@@ -63,9 +64,10 @@ extension ZipArchive {
       }
     }
 
-    /// The method's name and number, such as `deflated (8)`.
+    /// The method's name and number, such as `deflated (8)`, or the number alone for methods
+    /// without a name.
     public var description: String {
-      let name =
+      let name: String? =
         switch number {
         case 0: "stored"
         case 8: "deflated"
@@ -75,9 +77,9 @@ extension ZipArchive {
         case 93: "Zstandard"
         case 95: "XZ"
         case 99: "AES-encrypted"
-        default: "method"
+        default: nil
         }
-      return "\(name) (\(number))"
+      return name.map { "\($0) (\(number))" } ?? "\(number)"
     }
   }
 }

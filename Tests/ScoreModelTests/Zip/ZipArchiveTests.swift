@@ -170,6 +170,10 @@ import Testing
         path: "score.musicxml", reason: "compression method bzip2 (12)")
     ) { try bzip2.data(for: "score.musicxml") }
 
+    #expect(ZipArchive.CompressionMethod(number: 77).description == "77")
+    #expect(ZipArchive.CompressionMethod(number: 8) == .deflated)
+    #expect(ZipArchive.CompressionMethod.other(14).description == "LZMA (14)")
+
     let encrypted = try ZipArchive(data: try zipFixture("encrypted.zip"))
     #expect(encrypted.entries[0].isEncrypted)
     #expect(
