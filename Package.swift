@@ -55,7 +55,7 @@ let package = Package(
       ]
     ),
 
-    .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"]),
+    .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "MIDIJSONTests", dependencies: ["MIDIJSON"], resources: [.copy("Fixtures")]),
     .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP", "MIDIJSON"]),

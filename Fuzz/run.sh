@@ -2,15 +2,19 @@
 # Builds a libFuzzer target with AddressSanitizer and runs it.
 #   Fuzz/run.sh wav [seconds]      fuzz the WAV parser (default 60 s)
 #   Fuzz/run.sh midi [seconds]     fuzz the Standard MIDI File reader and writer, and MIDI JSON
+#   Fuzz/run.sh zip [seconds]      fuzz the ZIP reader and the DEFLATE decoder (ScoreModel)
 # Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
-# test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them).
+# test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them;
+# for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-wav}"
 seconds="${2:-60}"
 out="fuzz-out/$target"
 mkdir -p "$out/corpus" "$out/crashes"
-flags=(-sanitize=fuzzer,address -parse-as-library -O)
+# -package-name: sources use `package` access across the package's modules.
+flags=(-sanitize=fuzzer,address -parse-as-library -O -package-name Etude)
+options=()
 
 # Compiles a dependency module into an object file and a .swiftmodule under $out.
 dependency() {
@@ -30,13 +34,23 @@ case "$target" in
     ;;
   midi)
     module=MIDIJSON
-    dependency ScoreModel Sources/ScoreModel/*.swift
+    dependency ScoreModel $(find Sources/ScoreModel -name '*.swift' | sort)
     sources=(Sources/MIDIJSON/*.swift Fuzz/MIDIFuzz/MIDIFuzz.swift)
     objects=("$out/ScoreModel.o")
     cp Tests/MIDIJSONTests/Fixtures/*.mid Tests/MIDIJSONTests/Fixtures/*.json "$out/corpus/" 2>/dev/null || true
     cp Tests/MIDIJSONTests/Fixtures/fuzz/* "$out/corpus/" 2>/dev/null || true
     ;;
-  *) echo "unknown fuzz target: $target (known: wav, midi)" >&2; exit 2 ;;
+  zip)
+    # The ZIP and DEFLATE sources need nothing else of ScoreModel but its error type.
+    module=ScoreModel
+    sources=(Sources/ScoreModel/Zip/*.swift Sources/ScoreModel/ScoreModelError.swift Fuzz/ZipFuzz/ZipFuzz.swift)
+    objects=()
+    options=(-dict=Fuzz/ZipFuzz/zip.dict)
+    cp Tests/ScoreModelTests/Fixtures/zip/*.zip "$out/corpus/" 2>/dev/null || true
+    cp Tests/ScoreModelTests/Fixtures/zip/fuzz/* "$out/corpus/" 2>/dev/null || true
+    ;;
+  *) echo "unknown fuzz target: $target (known: wav, midi, zip)" >&2; exit 2 ;;
 esac
 swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
-"$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1
+"$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1 \
+  "${options[@]}"

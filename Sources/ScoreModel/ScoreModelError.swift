@@ -1,7 +1,9 @@
-/// The errors ScoreModel throws: text that does not parse, values out of range or not valid.
+/// The errors ScoreModel throws: text that does not parse, values out of range or not valid, ZIP
+/// archives and DEFLATE data that are broken or too large.
 ///
 /// Cases carry the input and, for parse errors, the character offset and what was expected there;
-/// ``found`` names what stood there instead.
+/// ``found`` names what stood there instead. Archive and compressed-data errors carry the byte offset
+/// (0-based) where the problem was found and what was expected there.
 public enum ScoreModelError: Error, Equatable, Sendable, CustomStringConvertible {
   /// `text` does not parse: at character `offset` (0-based, counted in `Character`s), `expected`
   /// was expected.
@@ -10,6 +12,24 @@ public enum ScoreModelError: Error, Equatable, Sendable, CustomStringConvertible
   case outOfRange(what: String, value: Int, range: ClosedRange<Int>)
   /// A value is not valid (a reference pitch of 0 Hz); `value` is its text, `expected` what is valid.
   case invalidValue(what: String, value: String, expected: String)
+  /// The bytes are not a readable ZIP archive: at byte `offset` of the archive, `reason` says what
+  /// was expected and what was found.
+  case invalidArchive(offset: Int, reason: String)
+  /// The archive entry `path` cannot be extracted: its local header, compressed data or checksum is
+  /// broken at byte `offset` of the archive.
+  case invalidArchiveEntry(path: String, offset: Int, reason: String)
+  /// The archive entry `path` uses a feature this reader does not implement (encryption, a
+  /// compression method other than stored and deflated); `path` is empty when the whole archive
+  /// does (an archive split over several files).
+  case unsupportedArchiveEntry(path: String, reason: String)
+  /// The archive has no entry at `path`.
+  case archiveEntryNotFound(path: String)
+  /// DEFLATE (RFC 1951) data is broken: at byte `offset` of the compressed stream, `reason` says
+  /// what was expected.
+  case invalidDeflateData(offset: Int, reason: String)
+  /// Decompressed data would be larger than `limit` bytes, the size the caller allowed (a guard
+  /// against decompression bombs); `what` names the data.
+  case sizeLimitExceeded(what: String, limit: Int)
 
   /// For a parse error, the text from the offending character on, or `nil` at the end of the text
   /// and for other errors.
@@ -29,6 +49,19 @@ public enum ScoreModelError: Error, Equatable, Sendable, CustomStringConvertible
       return "\(what) \(value) is outside \(range.lowerBound)...\(range.upperBound)"
     case .invalidValue(let what, let value, let expected):
       return "\(what) \(value) is not valid: expected \(expected)"
+    case .invalidArchive(let offset, let reason):
+      return "not a valid ZIP archive at byte \(offset): \(reason)"
+    case .invalidArchiveEntry(let path, let offset, let reason):
+      return "cannot extract \"\(path)\" from the ZIP archive at byte \(offset): \(reason)"
+    case .unsupportedArchiveEntry(let path, let reason):
+      if path.isEmpty { return "cannot read the ZIP archive: \(reason) is not supported" }
+      return "cannot extract \"\(path)\" from the ZIP archive: \(reason) is not supported"
+    case .archiveEntryNotFound(let path):
+      return "the ZIP archive has no entry \"\(path)\""
+    case .invalidDeflateData(let offset, let reason):
+      return "invalid DEFLATE data at byte \(offset): \(reason)"
+    case .sizeLimitExceeded(let what, let limit):
+      return "\(what) is larger than the limit of \(limit) bytes"
     }
   }
 }
