@@ -23,4 +23,5 @@ let benchmarks: @Sendable () -> Void = {
   fftBenchmarks()
   resamplerBenchmarks()
   wavBenchmarks()
+  pitchBenchmarks()
 }

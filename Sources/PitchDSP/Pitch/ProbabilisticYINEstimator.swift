@@ -12,10 +12,14 @@ import Foundation
 /// unvoiced; a pitch moves at most ``maximumTransitionOctavesPerSecond`` between hops, and voicing
 /// switches with probability ``switchProbability``.
 ///
-/// This class is the live (causal) variant: a fixed-lag Viterbi decoder that, at each frame,
-/// emits the best path's state ``lagFrames`` hops back. Its ``latencySeconds`` is the analysis
-/// frame's half length plus the lag. ``PitchTracker`` runs the offline variant (the best path over
-/// a whole file) on the same candidates.
+/// Two variants share the code. The live (causal) one, ``init(configuration:lagFrames:maximumTransitionOctavesPerSecond:switchProbability:)``,
+/// is a fixed-lag Viterbi decoder that, at each frame, emits the best path's state ``lagFrames``
+/// hops back; its ``latencySeconds`` is the analysis frame's half length plus the lag. The offline
+/// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:)``,
+/// keeps every frame of a signal of known length and emits the single best path over all of
+/// them from ``finish(into:)``: better decisions at note boundaries, at the price of memory in
+/// proportion to the length (about 1.5 KB per hop with the default range) and no output before
+/// the end.
 ///
 /// The reported frequency is the candidate nearest the decoded pitch bin (YIN's interpolated
 /// estimate, not the bin centre); the confidence is the frame's voicing probability (the total
@@ -44,13 +48,45 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   ///     as in pYIN); at most 63 pitch bins per hop.
   ///   - switchProbability: The voicing switch probability per hop (default 0.01).
   /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for values out of range.
-  public init(
+  public convenience init(
     configuration: PitchConfiguration, lagFrames: Int = 8, maximumTransitionOctavesPerSecond: Double = 35.92,
     switchProbability: Double = 0.01
   ) throws(PitchDSPError) {
     guard (1...64).contains(lagFrames) else {
       throw .invalidParameter(name: "lag", value: "\(lagFrames)", expected: "1...64 frames")
     }
+    try self.init(
+      configuration: configuration, lag: lagFrames, maximumTransitionOctavesPerSecond: maximumTransitionOctavesPerSecond,
+      switchProbability: switchProbability)
+  }
+
+  /// Creates an offline estimator for a signal of `frameCount` frames: ``process(_:into:)``
+  /// returns nothing, and ``finish(into:)`` returns every estimate of the best path over the
+  /// whole signal. Allocates memory in proportion to the length.
+  ///
+  /// - Parameters:
+  ///   - configuration: Sample rate, range, hop and window.
+  ///   - frameCount: The signal's length in input frames (an upper bound is fine).
+  ///   - maximumTransitionOctavesPerSecond: The fastest pitch change followed.
+  ///   - switchProbability: The voicing switch probability per hop.
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for values out of range.
+  public static func offline(
+    configuration: PitchConfiguration, frameCount: Int, maximumTransitionOctavesPerSecond: Double = 35.92,
+    switchProbability: Double = 0.01
+  ) throws(PitchDSPError) -> ProbabilisticYINEstimator {
+    guard frameCount >= 0, frameCount <= Int(configuration.sampleRate) * 86_400 else {
+      throw .invalidParameter(name: "frame count", value: "\(frameCount)", expected: "0...one day of audio")
+    }
+    let hops = frameCount / max(1, configuration.hopSize) + 2
+    return try ProbabilisticYINEstimator(
+      configuration: configuration, lag: hops, maximumTransitionOctavesPerSecond: maximumTransitionOctavesPerSecond,
+      switchProbability: switchProbability)
+  }
+
+  private init(
+    configuration: PitchConfiguration, lag lagFrames: Int, maximumTransitionOctavesPerSecond: Double,
+    switchProbability: Double
+  ) throws(PitchDSPError) {
     guard switchProbability > 0, switchProbability < 0.5 else {
       throw .invalidParameter(name: "switch probability", value: "\(switchProbability)", expected: "0 < p < 0.5")
     }

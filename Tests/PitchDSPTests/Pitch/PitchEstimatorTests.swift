@@ -71,3 +71,77 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     }
   }
 }
+
+@Suite struct PitchRobustnessTests {
+  static let rate = 44100.0
+  static let generator = SignalGenerator(sampleRate: rate)
+
+  /// Runs the offline pYIN tracker (the CLI's default for files).
+  func track(_ samples: [Float], method: PitchMethod = .pyin) throws -> [PitchEstimate] {
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count)
+      : try makeEstimator(method, configuration)
+    return estimator.estimates(for: samples)
+  }
+
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin], [55.0, 233.08, 880])
+  func strongUpperHarmonicsAndAMissingFundamental(method: PitchMethod, frequency: Double) throws {
+    // Trumpet-like: the 2nd and 3rd partials stronger than the fundamental.
+    let brass = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [0.3, 1, 0.9, 0.6, 0.4, 0.25, 0.15], length: .seconds(0.6))
+    // No fundamental at all.
+    let missing = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [0, 1, 0.8, 0.6, 0.4], length: .seconds(0.6))
+    for (name, tone) in [("brass", brass), ("missing fundamental", missing)] {
+      let result = accuracy(try track(Signal.scaled(tone, by: 0.2), method: method), truth: { _ in frequency }, from: 0.1, to: 0.5)
+      #expect(result.rawPitch >= 0.99, "\(method) \(name) \(frequency) Hz: \(result)")
+    }
+  }
+
+  @Test(arguments: [PitchMethod.pyin, .pyinLive], [20.0, 10, 0])
+  func noiseDownToZeroDecibels(method: PitchMethod, snr: Double) throws {
+    let frequency = 196.0
+    let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.7, 0.5, 0.3, 0.2], length: .seconds(1))
+    let noise = Self.generator.whiteNoise(length: .seconds(1), seed: 42)
+    let noisy = Signal.scaled(Signal.mixed(tone, noise: noise, snrDB: snr), by: 0.2)
+    let result = accuracy(try track(noisy, method: method), truth: { _ in frequency }, from: 0.1, to: 0.9)
+    #expect(result.rawPitch >= (snr >= 10 ? 0.95 : 0.8), "\(method) at \(snr) dB: \(result)")
+  }
+
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
+  func vibratoAndGlidesAreFollowed(method: PitchMethod) throws {
+    let vibrato = Self.generator.vibrato(centerHz: 440, rateHz: 5.5, depthCents: 50, amplitude: 0.3, length: .seconds(1))
+    let truth = { (t: Double) in 440 * pow(2, 50.0 / 1200 * sin(2 * Double.pi * 5.5 * t)) }
+    let result = accuracy(try track(vibrato, method: method), truth: truth, from: 0.1, to: 0.9)
+    #expect(result.rawPitch >= 0.98, "\(method) vibrato: \(result)")
+    let glide = Self.generator.glide(fromHz: 220, toHz: 330, startSeconds: 0.3, glideSeconds: 0.3, amplitude: 0.3, length: .seconds(1))
+    let glideTruth = { (t: Double) -> Double in
+      t <= 0.3 ? 220 : t >= 0.6 ? 330 : 220 * pow(1.5, (t - 0.3) / 0.3)
+    }
+    let glideResult = accuracy(try track(glide, method: method), truth: glideTruth, from: 0.1, to: 0.9)
+    #expect(glideResult.rawPitch >= 0.95, "\(method) glide: \(glideResult)")
+  }
+
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
+  func noiseAndSilenceAreUnvoiced(method: PitchMethod) throws {
+    let white = Signal.scaled(Self.generator.whiteNoise(length: .seconds(0.5), seed: 1), by: 0.1)
+    let pink = Self.generator.pinkNoise(rms: 0.05, length: .seconds(0.5), seed: 2)
+    let silence = Self.generator.silence(length: .seconds(0.5))
+    for (name, signal) in [("white noise", white), ("pink noise", pink), ("silence", silence)] {
+      let estimates = try track(signal, method: method)
+      let voiced = estimates.filter(\.isVoiced).count
+      #expect(Double(voiced) <= 0.05 * Double(estimates.count), "\(method) \(name): \(voiced) of \(estimates.count) voiced")
+    }
+  }
+
+  @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
+  func nonFiniteBurstsDoNotPoisonTheStream(method: PitchMethod) throws {
+    let tone = Self.generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(1))
+    let broken = Signal.injecting(.nan, in: 20000..<20100, into: Signal.injecting(.infinity, at: [5000, 30000], into: Signal.scaled(tone, by: 0.3)))
+    let estimates = try track(broken, method: method)
+    #expect(estimates.allSatisfy { $0.frequencyHz.isFinite && $0.confidence.isFinite })
+    // After the burst (and a frame's length), the pitch is right again.
+    let result = accuracy(estimates, truth: { _ in 330 }, from: 0.6, to: 0.9)
+    #expect(result.rawPitch == 1, "\(method): \(result)")
+  }
+}

@@ -1,0 +1,367 @@
+import Foundation
+
+/// Cuts a pitch track into notes: sounds that start when the level rises well above a running
+/// noise floor, end when it falls back (hysteresis), and split when the pitch moves to a new note
+/// for several frames without a dip in level (legato).
+///
+/// This is the performance tracker's sound segmentation (MusiKyoshi's rule: a sound starts above
+/// an amplitude threshold, and a pitch change in a legato passage ends it and starts the next),
+/// with thresholds relative to the noise floor instead of absolute levels, so that a quiet room
+/// and a noisy one segment alike.
+///
+/// - The noise floor follows the level down at once and up slowly
+///   (``Configuration/floorRiseDecibelsPerSecond``); silence counts as −120 dBFS. A stream that
+///   starts voiced starts with a note, over an assumed floor of −90 dBFS.
+/// - A sound starts when the level exceeds the floor by ``Configuration/onDecibels``; it ends when
+///   it falls below floor + ``Configuration/offDecibels``, or when a pitched sound stays unvoiced
+///   for ``Configuration/unvoicedSeconds``.
+/// - A re-attack (the level rising by ``Configuration/reattackDecibels`` within
+///   ``Configuration/reattackSeconds`` while sounding, as when a note is repeated without a gap)
+///   starts a new segment at the lowest point before the rise.
+/// - Inside a sound, the reference pitch is the median of its voiced estimates so far; when
+///   ``Configuration/changeFrames`` consecutive voiced estimates lie more than
+///   ``Configuration/changeCents`` from it and within that distance of each other, a new segment
+///   starts at the first of them. Vibrato within the threshold and single-frame octave glitches
+///   do not split.
+/// - A segment's frequency is the median of its voiced estimates after
+///   ``Configuration/attackSeconds`` (all of them when the note is shorter).
+/// - Segments shorter than ``Configuration/minimumSeconds`` are dropped.
+///
+/// - Note: ``process(_:)`` and ``finish()`` are real-time safe.
+public final class NoteSegmenter {
+  /// The thresholds, all tunable.
+  public struct Configuration: Sendable, Hashable, Codable {
+    /// How far above the noise floor a sound starts, in dB.
+    public var onDecibels: Double = 15
+    /// How far above the noise floor a sound continues, in dB (below `onDecibels`: hysteresis).
+    public var offDecibels: Double = 8
+    /// How fast the floor may rise, in dB per second.
+    public var floorRiseDecibelsPerSecond: Double = 3
+    /// The distance from the note's pitch that counts as a new note, in cents.
+    public var changeCents: Double = 60
+    /// Consecutive estimates at a new pitch needed to split.
+    public var changeFrames: Int = 4
+    /// The attack left out of a note's pitch, in seconds.
+    public var attackSeconds: Double = 0.05
+    /// The shortest segment kept, in seconds.
+    public var minimumSeconds: Double = 0.05
+    /// How long a pitched sound may stay unvoiced before it ends, in seconds.
+    public var unvoicedSeconds: Double = 0.1
+    /// The level rise that counts as a re-attack, in dB.
+    public var reattackDecibels: Double = 6
+    /// The time within which that rise must happen, in seconds (at most 32 hops are looked at).
+    public var reattackSeconds: Double = 0.05
+
+    /// Creates the default thresholds.
+    public init() {}
+  }
+
+  /// The thresholds.
+  public let configuration: Configuration
+
+  private let histogram: UnsafeMutableBufferPointer<Int32>
+  /// Bins touched by the current segment, to clear them cheaply.
+  private let touched: UnsafeMutableBufferPointer<Int32>
+  private var touchedCount = 0
+  /// The pending new pitch: its frames' bins and times.
+  private let pending: UnsafeMutableBufferPointer<Int32>
+  private let pendingTimes: UnsafeMutableBufferPointer<Double>
+  private var pendingCount = 0
+
+  /// Recent (time, level) pairs, for re-attacks: a ring of ``recentCapacity``.
+  private let recentTimes: UnsafeMutableBufferPointer<Double>
+  private let recentLevels: UnsafeMutableBufferPointer<Double>
+  private var recentCount = 0
+  private var recentNext = 0
+  private let recentCapacity = 32
+  /// When the current unvoiced run began (NaN while voiced).
+  private var unvoicedSince = Double.nan
+
+  private var floor = Double.nan
+  private var lastTime = Double.nan
+  private var sounding = false
+  private var segmentStart = 0.0
+  private var segmentBoundary = NoteSegment.Boundary.onset
+  private var peak = -Double.infinity
+  private var frames = 0
+  private var voicedFrames = 0
+  private var voicedCount: Int32 = 0
+  /// The same histogram restricted to frames after the attack.
+  private let stableHistogram: UnsafeMutableBufferPointer<Int32>
+  private var stableCount: Int32 = 0
+
+  /// Creates a segmenter; allocates its memory.
+  ///
+  /// - Parameter configuration: The thresholds.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+    histogram = .allocate(capacity: CentsHistogram.histogramBins)
+    histogram.initialize(repeating: 0)
+    stableHistogram = .allocate(capacity: CentsHistogram.histogramBins)
+    stableHistogram.initialize(repeating: 0)
+    touched = .allocate(capacity: CentsHistogram.histogramBins)
+    touched.initialize(repeating: 0)
+    let maximumPending = max(1, configuration.changeFrames)
+    pending = .allocate(capacity: maximumPending)
+    pending.initialize(repeating: 0)
+    pendingTimes = .allocate(capacity: maximumPending)
+    pendingTimes.initialize(repeating: 0)
+    recentTimes = .allocate(capacity: recentCapacity)
+    recentTimes.initialize(repeating: 0)
+    recentLevels = .allocate(capacity: recentCapacity)
+    recentLevels.initialize(repeating: 0)
+  }
+
+  deinit {
+    histogram.deallocate()
+    stableHistogram.deallocate()
+    touched.deallocate()
+    pending.deallocate()
+    pendingTimes.deallocate()
+    recentTimes.deallocate()
+    recentLevels.deallocate()
+  }
+
+  /// Forgets the stream.
+  public func reset() {
+    clearSegment()
+    floor = .nan
+    lastTime = .nan
+    sounding = false
+    recentCount = 0
+    recentNext = 0
+    unvoicedSince = .nan
+  }
+
+  /// Consumes the next estimate (in time order) and returns the segment it completed, if any.
+  ///
+  /// - Parameter estimate: The next pitch estimate.
+  /// - Returns: A finished segment, or `nil`.
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func process(_ estimate: PitchEstimate) -> NoteSegment? {
+    let level = estimate.levelDBFS.isFinite ? max(-120, estimate.levelDBFS) : -120
+    let voiced = estimate.frequencyHz > 0
+    let first = floor.isNaN
+    let hop = lastTime.isNaN ? 0 : max(0, estimate.time - lastTime)
+    lastTime = estimate.time
+    // The lowest recent level and its time, before this estimate joins them.
+    var lowLevel = level
+    var lowTime = estimate.time
+    for i in 0..<recentCount where estimate.time - recentTimes[i] <= configuration.reattackSeconds {
+      if recentLevels[i] < lowLevel {
+        lowLevel = recentLevels[i]
+        lowTime = recentTimes[i]
+      }
+    }
+    recentTimes[recentNext] = estimate.time
+    recentLevels[recentNext] = level
+    recentNext = (recentNext + 1) % recentCapacity
+    recentCount = min(recentCount + 1, recentCapacity)
+
+    if first {
+      // A stream that starts voiced starts mid-note: assume a quiet room's floor.
+      floor = voiced ? min(level - configuration.onDecibels, -90) : level
+    } else {
+      floor = min(level, floor + configuration.floorRiseDecibelsPerSecond * hop)
+    }
+
+    if !sounding {
+      guard level >= floor + configuration.onDecibels else { return nil }
+      start(at: estimate.time, boundary: .onset)
+      add(estimate, level: level)
+      return nil
+    }
+    if level < floor + configuration.offDecibels {
+      let finished = finishSegment(at: estimate.time)
+      sounding = false
+      return finished
+    }
+    // A pitched sound that has gone unvoiced for long enough has ended.
+    if voiced {
+      unvoicedSince = .nan
+    } else {
+      if unvoicedSince.isNaN { unvoicedSince = estimate.time }
+      if voicedCount > 0, estimate.time - unvoicedSince >= configuration.unvoicedSeconds {
+        let finished = finishSegment(at: unvoicedSince)
+        sounding = false
+        return finished
+      }
+    }
+    // A re-attack: the level jumped within the last moments.
+    if level - lowLevel >= configuration.reattackDecibels, lowTime - segmentStart >= configuration.minimumSeconds {
+      let finished = finishSegment(at: lowTime)
+      start(at: lowTime, boundary: .onset)
+      add(estimate, level: level)
+      return finished
+    }
+    // A legato change: enough consecutive voiced frames away from the note's pitch.
+    if estimate.frequencyHz > 0, voicedCount > 0, let bin = CentsHistogram.bin(estimate.frequencyHz) {
+      let reference = median(histogram, count: voicedCount)
+      if abs(Double(bin - reference)) > configuration.changeCents {
+        // (No `||` here: its autoclosure would retain self on the audio thread.)
+        if pendingCount > 0, abs(Double(bin - Int(pending[0]))) > configuration.changeCents { pendingCount = 0 }
+        pending[pendingCount] = Int32(bin)
+        pendingTimes[pendingCount] = estimate.time
+        pendingCount += 1
+        if pendingCount >= configuration.changeFrames {
+          let splitTime = pendingTimes[0]
+          let finished = finishSegment(at: splitTime)
+          // The new note starts with the pending frames.
+          let count = pendingCount
+          start(at: splitTime, boundary: .pitchChange)
+          for i in 0..<count {
+            record(bin: Int(pending[i]), time: pendingTimes[i])
+            frames += 1
+            voicedFrames += 1
+          }
+          peak = level
+          return finished
+        }
+        peak = max(peak, level)
+        frames += 1
+        return nil
+      }
+      // Back at the note's pitch: the excursion was a glitch; its frames count for the note.
+      for i in 0..<pendingCount { record(bin: Int(pending[i]), time: pendingTimes[i]) }
+      pendingCount = 0
+    }
+    add(estimate, level: level)
+    return nil
+  }
+
+  /// Ends the stream: returns the segment still sounding, if any (ending at the last estimate).
+  ///
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func finish() -> NoteSegment? {
+    guard sounding else { return nil }
+    sounding = false
+    for i in 0..<pendingCount { record(bin: Int(pending[i]), time: pendingTimes[i]) }
+    pendingCount = 0
+    return finishSegment(at: lastTime)
+  }
+
+  /// Every segment of a pitch track (offline convenience; allocates).
+  ///
+  /// - Parameter estimates: The track, in time order.
+  /// - Returns: The segments, in time order.
+  public func segments(of estimates: [PitchEstimate]) -> [NoteSegment] {
+    reset()
+    var out: [NoteSegment] = []
+    for estimate in estimates {
+      if let segment = process(estimate) { out.append(segment) }
+    }
+    if let segment = finish() { out.append(segment) }
+    return out
+  }
+
+  @_noLocks
+  private func start(at time: Double, boundary: NoteSegment.Boundary) {
+    clearSegment()
+    sounding = true
+    unvoicedSince = .nan
+    segmentStart = time
+    segmentBoundary = boundary
+  }
+
+  @_noLocks
+  private func add(_ estimate: PitchEstimate, level: Double) {
+    frames += 1
+    peak = max(peak, level)
+    guard estimate.frequencyHz > 0, let bin = CentsHistogram.bin(estimate.frequencyHz) else { return }
+    voicedFrames += 1
+    record(bin: bin, time: estimate.time)
+  }
+
+  @_noLocks
+  private func record(bin: Int, time: Double) {
+    if histogram[bin] == 0, stableHistogram[bin] == 0 {
+      touched[touchedCount] = Int32(bin)
+      touchedCount += 1
+    }
+    histogram[bin] += 1
+    voicedCount += 1
+    if time - segmentStart >= configuration.attackSeconds {
+      stableHistogram[bin] += 1
+      stableCount += 1
+    }
+  }
+
+  /// The finished segment ending at `time`, or `nil` when it is too short.
+  @_noLocks
+  private func finishSegment(at time: Double) -> NoteSegment? {
+    defer { clearSegment() }
+    guard time - segmentStart >= configuration.minimumSeconds else { return nil }
+    var frequency = 0.0
+    if stableCount > 0 {
+      frequency = CentsHistogram.frequency(ofBin: median(stableHistogram, count: stableCount))
+    } else if voicedCount > 0 {
+      frequency = CentsHistogram.frequency(ofBin: median(histogram, count: voicedCount))
+    }
+    return NoteSegment(
+      start: segmentStart, end: time, frequencyHz: frequency, peakLevelDBFS: peak,
+      voicedFraction: frames > 0 ? Double(voicedFrames) / Double(frames) : 0, boundary: segmentBoundary)
+  }
+
+  @_noLocks
+  private func clearSegment() {
+    for i in 0..<touchedCount {
+      let bin = Int(touched[i])
+      histogram[bin] = 0
+      stableHistogram[bin] = 0
+    }
+    touchedCount = 0
+    voicedCount = 0
+    stableCount = 0
+    pendingCount = 0
+    frames = 0
+    voicedFrames = 0
+    peak = -.infinity
+  }
+
+  /// The median bin of a histogram holding `count` values.
+  @_noLocks
+  private func median(_ bins: UnsafeMutableBufferPointer<Int32>, count: Int32) -> Int {
+    let half = (count + 1) / 2
+    var seen: Int32 = 0
+    // Scan only the touched bins' range: find it from the touched list.
+    var low = CentsHistogram.histogramBins
+    var high = 0
+    for i in 0..<touchedCount {
+      low = min(low, Int(touched[i]))
+      high = max(high, Int(touched[i]))
+    }
+    guard low <= high else { return 0 }
+    for bin in low...high {
+      seen += bins[bin]
+      if seen >= half { return bin }
+    }
+    return high
+  }
+}
+
+/// The cents scale of ``NoteSegmenter``'s pitch histograms: 1 cent per bin from 10 Hz
+/// (8½ octaves).
+private enum CentsHistogram {
+  static let histogramBins = 10_200
+  static let histogramBaseHz = 10.0
+
+  /// The histogram bin (cents above 10 Hz) of a frequency, or `nil` outside it.
+  @_noLocks
+  static func bin(_ frequencyHz: Double) -> Int? {
+    guard frequencyHz > histogramBaseHz else { return nil }
+    let ratio = frequencyHz / histogramBaseHz
+    // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
+    let cents = _unsafePerformance { 1200 * log2(ratio) }
+    let bin = Int(cents + 0.5)
+    return bin < histogramBins ? bin : nil
+  }
+
+  @_noLocks
+  static func frequency(ofBin bin: Int) -> Double {
+    let exponent = Double(bin) / 1200
+    // RT-audited: libm's exp2 is a pure function; it neither allocates nor locks.
+    return histogramBaseHz * _unsafePerformance { exp2(exponent) }
+  }
+}

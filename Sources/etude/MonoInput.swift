@@ -1,0 +1,39 @@
+import Foundation
+import PitchDSP
+
+/// Mono audio from a WAV file or from raw PCM on standard input, read in blocks: what the
+/// analysis commands (`pitch`, `onsets`, ...) consume.
+struct MonoInput {
+  /// The sample rate, in Hz.
+  let sampleRate: Double
+  /// The length in frames, when known (WAV files; not standard input).
+  let frameCount: Int?
+  /// Whether the audio arrives live (standard input): print results as they come.
+  let isStream: Bool
+  private let readBlock: (Int) throws -> [Float]?
+
+  /// Opens `file` (a WAV file, or `-` for raw PCM described by `raw`).
+  init(file: String, raw: RawInputOptions) throws {
+    if file == "-" {
+      let reader = try raw.makeReader()
+      sampleRate = reader.sampleRate
+      frameCount = nil
+      isStream = true
+      readBlock = { try reader.readMono(maxFrames: $0) }
+    } else {
+      let reader = try WAVReader(url: URL(fileURLWithPath: file))
+      sampleRate = reader.format.sampleRate
+      frameCount = reader.format.frameCount
+      isStream = false
+      readBlock = { try reader.readMono(maxFrames: $0) }
+    }
+  }
+
+  /// The next block of at most `maxFrames` mono samples, or `nil` at the end.
+  func read(maxFrames: Int) throws -> [Float]? { try readBlock(maxFrames) }
+}
+
+/// Writes a line to standard output at once (so that a pipe sees results as they are made).
+func emitLine(_ line: String) {
+  FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PitchDSP
+
+@Suite struct NoteSegmenterTests {
+  static let rate = 22050.0
+  static let generator = SignalGenerator(sampleRate: rate)
+
+  /// A tone of `seconds` at `frequency` under a short attack and release.
+  func note(_ frequency: Double, _ seconds: Double, amplitude: Double = 0.3) -> [Float] {
+    let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(seconds))
+    let envelope = ADSREnvelope(attackSeconds: 0.01, decaySeconds: 0.05, sustainLevel: 0.8, releaseSeconds: 0.02)
+    return Signal.enveloped(Signal.scaled(tone, by: amplitude), by: envelope, sampleRate: Self.rate)
+  }
+
+  func segments(_ samples: [Float]) throws -> [NoteSegment] {
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let track = try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count).estimates(for: samples)
+    return NoteSegmenter().segments(of: track)
+  }
+
+  @Test func separatedNotesStartAtTheirOnsetsWithTheirPitch() throws {
+    let gap = Self.generator.silence(length: .seconds(0.15))
+    let melody = Signal.concatenated([gap, note(262, 0.4), gap, note(330, 0.3), gap, note(392, 0.5), gap])
+    let found = try segments(melody)
+    #expect(found.count == 3, "\(found)")
+    for (segment, (start, frequency)) in zip(found, [(0.15, 262.0), (0.70, 330), (1.15, 392)]) {
+      #expect(abs(segment.start - start) <= 0.03, "\(segment)")
+      #expect(abs(1200 * log2(segment.frequencyHz / frequency)) <= 5, "\(segment)")
+      #expect(segment.boundary == .onset)
+    }
+  }
+
+  @Test func legatoPitchChangesSplitWithoutALevelDip() throws {
+    // One continuous tone stepping C4 → D4 → E4 with no gap and no level change.
+    let legato = Self.generator.tone(amplitude: 0.3, length: .seconds(1.2)) { t in t < 0.4 ? 261.63 : t < 0.8 ? 293.66 : 329.63 }
+    let found = try segments(Signal.concatenated([Self.generator.silence(length: .seconds(0.1)), legato, Self.generator.silence(length: .seconds(0.1))]))
+    #expect(found.map(\.boundary) == [.onset, .pitchChange, .pitchChange], "\(found)")
+    #expect(zip(found.map(\.frequencyHz), [261.63, 293.66, 329.63]).allSatisfy { abs(1200 * log2($0 / $1)) <= 5 })
+    #expect(abs(found[1].start - 0.5) <= 0.05 && abs(found[2].start - 0.9) <= 0.05, "\(found)")
+    // Each segment ends where the next begins.
+    #expect(found[0].end == found[1].start && found[1].end == found[2].start)
+  }
+
+  @Test func vibratoAndAQuietNoiseFloorDoNotSplit() throws {
+    let vibrato = Self.generator.vibrato(centerHz: 440, rateHz: 6, depthCents: 45, amplitude: 0.3, length: .seconds(1))
+    let noise = Signal.scaled(Self.generator.whiteNoise(length: .seconds(1.4), seed: 9), by: 0.003)
+    let signal = Signal.added(Signal.concatenated([Self.generator.silence(length: .seconds(0.2)), vibrato, Self.generator.silence(length: .seconds(0.2))]), noise)
+    let found = try segments(signal)
+    #expect(found.count == 1, "\(found)")
+    #expect(abs(1200 * log2((found.first?.frequencyHz ?? 1) / 440)) <= 10)
+  }
+
+  @Test func thresholdsAreRelativeToTheNoiseFloor() throws {
+    // The same melody over a loud hum-free noise bed: louder floor, same segmentation.
+    let gap = Self.generator.silence(length: .seconds(0.2))
+    let melody = Signal.concatenated([gap, note(220, 0.4), gap, note(220, 0.4), gap])
+    let bed = Signal.scaled(Self.generator.pinkNoise(rms: 1, length: .frames(melody.count), seed: 3), by: 0.01)
+    for signal in [melody, Signal.added(melody, bed)] {
+      let found = try segments(signal)
+      #expect(found.count == 2, "\(found)")
+    }
+  }
+}
