@@ -15,7 +15,7 @@ struct DemoCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, find the notes, MIDI JSON."
+      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, track its pitch, find the notes, MIDI JSON."
   )
 
   @Flag(help: "Print JSON instead of text.")
@@ -107,15 +107,42 @@ struct DemoCommand: ParsableCommand {
     let delay = Int((resampler.latencySeconds * analysisRate).rounded())
     resampled.removeFirst(min(delay, resampled.count))
 
-    let found = try DemoNoteFinder(sampleRate: analysisRate).findNotes(in: resampled)
+    let found = try findNotes(in: resampled)
     let midi = try midiReport(melody: melody, found: found, directory: directory)
     let report = makeReport(melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi)
     if json { try printJSON(report) } else { printText(report) }
   }
 
+  /// The notes of the resampled melody: live probabilistic YIN fed in 512-frame blocks, as an
+  /// audio callback would feed it, and the note segmenter on its estimates.
+  func findNotes(in samples: [Float]) throws -> [NoteSegment] {
+    let estimator = try ProbabilisticYINEstimator(configuration: PitchConfiguration(sampleRate: analysisRate))
+    let segmenter = NoteSegmenter()
+    var notes: [NoteSegment] = []
+    var estimates = [PitchEstimate](
+      repeating: PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0),
+      count: max(estimator.maximumEstimates(forFrames: 512), estimator.maximumEstimates(forFrames: 0)))
+    func consume(_ count: Int) {
+      for estimate in estimates[0..<count] {
+        if let note = segmenter.process(estimate) { notes.append(note) }
+      }
+    }
+    var start = 0
+    while start < samples.count {
+      let end = min(samples.count, start + 512)
+      consume(samples[start..<end].withUnsafeBufferPointer { block in
+        estimates.withUnsafeMutableBufferPointer { estimator.process(block, into: $0) }
+      })
+      start = end
+    }
+    consume(estimates.withUnsafeMutableBufferPointer { estimator.finish(into: $0) })
+    if let note = segmenter.finish() { notes.append(note) }
+    return notes
+  }
+
   /// Stores the melody as MIDI JSON and a MIDI file, reads both back, and grades the found notes
   /// (as taps) against the melody as one quiz round.
-  func midiReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], directory: URL) throws -> MIDIReport {
+  func midiReport(melody: DemoMelody, found: [NoteSegment], directory: URL) throws -> MIDIReport {
     let composition = melody.composition
     let midiURL = directory.appendingPathComponent("melody.mid")
     try MIDIFile(composition).write(to: midiURL)
@@ -125,7 +152,7 @@ struct DemoCommand: ParsableCommand {
     let tuning = Tuning.standard
     let taps = found.compactMap { note in
       tuning.nearestNote(frequencyHz: note.frequencyHz).map {
-        Tap(note: $0.note.rawValue, press: note.onsetSeconds, release: note.onsetSeconds + note.durationSeconds)
+        Tap(note: $0.note.rawValue, press: note.start, release: note.end)
       }
     }
     let result = round.check(taps, options: .init(chordWindow: 0.05, timingTolerance: 0.05))
@@ -136,7 +163,7 @@ struct DemoCommand: ParsableCommand {
       quizSteps: round.steps.count, quizCorrectSteps: result.steps.filter { $0.verdict == .correct }.count)
   }
 
-  func makeReport(melody: DemoMelody, found: [DemoNoteFinder.FoundNote], wavFrames: Int, midi: MIDIReport) -> Report {
+  func makeReport(melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport) -> Report {
     let key = Key(.c, .major)
     let tuning = Tuning.standard
     let expected = zip(melody.notes, melody.onsetsSeconds).map { note, onset in
@@ -148,13 +175,13 @@ struct DemoCommand: ParsableCommand {
       let nearest = tuning.nearestNote(frequencyHz: note.frequencyHz)
       let name = nearest.map { SpelledNote(midi: $0.note, in: key) }
       // The melody note whose onset is within 50 ms of this one.
-      let match = expected.first { abs($0.onset - note.onsetSeconds) <= 0.05 }
+      let match = expected.first { abs($0.onset - note.start) <= 0.05 }
       let correct = match != nil && match?.name == name
       if correct, let cents = nearest?.cents { centsSum += abs(cents) }
       notes.append(
         FoundNote(
-          onsetSeconds: (note.onsetSeconds * 1000).rounded() / 1000,
-          durationSeconds: (note.durationSeconds * 1000).rounded() / 1000,
+          onsetSeconds: (note.start * 1000).rounded() / 1000,
+          durationSeconds: (note.duration * 1000).rounded() / 1000,
           frequencyHz: (note.frequencyHz * 100).rounded() / 100,
           note: name?.description, cents: nearest.map { ($0.cents * 10).rounded() / 10 },
           expected: match?.name.description, correct: correct))
@@ -171,7 +198,7 @@ struct DemoCommand: ParsableCommand {
     print(
       "  synthesized at \(Int(report.synthesisRate)) Hz, written and re-read as a 16-bit WAV (\(report.wavFrames) frames)"
     )
-    print("  resampled to \(Int(report.analysisRate)) Hz, segmented by level, pitched by FFT peak")
+    print("  resampled to \(Int(report.analysisRate)) Hz, pitch-tracked live (probabilistic YIN) and segmented into notes")
     print("")
     print("   #  onset s  length s  frequency Hz  note  cents  expected")
     for (index, note) in report.notes.enumerated() {

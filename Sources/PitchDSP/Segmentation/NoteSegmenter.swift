@@ -64,7 +64,7 @@ public final class NoteSegmenter {
   private let touched: UnsafeMutableBufferPointer<Int32>
   private var touchedCount = 0
   /// The pending new pitch: its frames' bins and times.
-  private let pending: UnsafeMutableBufferPointer<Int32>
+  private let pending: UnsafeMutableBufferPointer<Double>
   private let pendingTimes: UnsafeMutableBufferPointer<Double>
   private var pendingCount = 0
 
@@ -88,6 +88,9 @@ public final class NoteSegmenter {
   private var voicedCount: Int32 = 0
   /// The same histogram restricted to frames after the attack.
   private let stableHistogram: UnsafeMutableBufferPointer<Int32>
+  /// The sums of the exact cents in each bin, for all voiced frames and after the attack.
+  private let sums: UnsafeMutableBufferPointer<Double>
+  private let stableSums: UnsafeMutableBufferPointer<Double>
   private var stableCount: Int32 = 0
 
   /// Creates a segmenter; allocates its memory.
@@ -99,6 +102,10 @@ public final class NoteSegmenter {
     histogram.initialize(repeating: 0)
     stableHistogram = .allocate(capacity: CentsHistogram.histogramBins)
     stableHistogram.initialize(repeating: 0)
+    sums = .allocate(capacity: CentsHistogram.histogramBins)
+    sums.initialize(repeating: 0)
+    stableSums = .allocate(capacity: CentsHistogram.histogramBins)
+    stableSums.initialize(repeating: 0)
     touched = .allocate(capacity: CentsHistogram.histogramBins)
     touched.initialize(repeating: 0)
     let maximumPending = max(1, configuration.changeFrames)
@@ -115,6 +122,8 @@ public final class NoteSegmenter {
   deinit {
     histogram.deallocate()
     stableHistogram.deallocate()
+    sums.deallocate()
+    stableSums.deallocate()
     touched.deallocate()
     pending.deallocate()
     pendingTimes.deallocate()
@@ -196,12 +205,12 @@ public final class NoteSegmenter {
       return finished
     }
     // A legato change: enough consecutive voiced frames away from the note's pitch.
-    if estimate.frequencyHz > 0, voicedCount > 0, let bin = CentsHistogram.bin(estimate.frequencyHz) {
+    if estimate.frequencyHz > 0, voicedCount > 0, let cents = CentsHistogram.cents(estimate.frequencyHz) {
       let reference = median(histogram, count: voicedCount)
-      if abs(Double(bin - reference)) > configuration.changeCents {
+      if abs(cents - Double(reference)) > configuration.changeCents {
         // (No `||` here: its autoclosure would retain self on the audio thread.)
-        if pendingCount > 0, abs(Double(bin - Int(pending[0]))) > configuration.changeCents { pendingCount = 0 }
-        pending[pendingCount] = Int32(bin)
+        if pendingCount > 0, abs(cents - pending[0]) > configuration.changeCents { pendingCount = 0 }
+        pending[pendingCount] = cents
         pendingTimes[pendingCount] = estimate.time
         pendingCount += 1
         if pendingCount >= configuration.changeFrames {
@@ -211,7 +220,7 @@ public final class NoteSegmenter {
           let count = pendingCount
           start(at: splitTime, boundary: .pitchChange)
           for i in 0..<count {
-            record(bin: Int(pending[i]), time: pendingTimes[i])
+            record(cents: pending[i], time: pendingTimes[i])
             frames += 1
             voicedFrames += 1
           }
@@ -223,7 +232,7 @@ public final class NoteSegmenter {
         return nil
       }
       // Back at the note's pitch: the excursion was a glitch; its frames count for the note.
-      for i in 0..<pendingCount { record(bin: Int(pending[i]), time: pendingTimes[i]) }
+      for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i]) }
       pendingCount = 0
     }
     add(estimate, level: level)
@@ -237,7 +246,7 @@ public final class NoteSegmenter {
   public func finish() -> NoteSegment? {
     guard sounding else { return nil }
     sounding = false
-    for i in 0..<pendingCount { record(bin: Int(pending[i]), time: pendingTimes[i]) }
+    for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i]) }
     pendingCount = 0
     return finishSegment(at: lastTime)
   }
@@ -269,21 +278,24 @@ public final class NoteSegmenter {
   private func add(_ estimate: PitchEstimate, level: Double) {
     frames += 1
     peak = max(peak, level)
-    guard estimate.frequencyHz > 0, let bin = CentsHistogram.bin(estimate.frequencyHz) else { return }
+    guard estimate.frequencyHz > 0, let cents = CentsHistogram.cents(estimate.frequencyHz) else { return }
     voicedFrames += 1
-    record(bin: bin, time: estimate.time)
+    record(cents: cents, time: estimate.time)
   }
 
   @_noLocks
-  private func record(bin: Int, time: Double) {
+  private func record(cents: Double, time: Double) {
+    let bin = Int(cents + 0.5)
     if histogram[bin] == 0, stableHistogram[bin] == 0 {
       touched[touchedCount] = Int32(bin)
       touchedCount += 1
     }
     histogram[bin] += 1
+    sums[bin] += cents
     voicedCount += 1
     if time - segmentStart >= configuration.attackSeconds {
       stableHistogram[bin] += 1
+      stableSums[bin] += cents
       stableCount += 1
     }
   }
@@ -295,9 +307,9 @@ public final class NoteSegmenter {
     guard time - segmentStart >= configuration.minimumSeconds else { return nil }
     var frequency = 0.0
     if stableCount > 0 {
-      frequency = CentsHistogram.frequency(ofBin: median(stableHistogram, count: stableCount))
+      frequency = CentsHistogram.frequency(cents: centre(stableHistogram, stableSums, count: stableCount))
     } else if voicedCount > 0 {
-      frequency = CentsHistogram.frequency(ofBin: median(histogram, count: voicedCount))
+      frequency = CentsHistogram.frequency(cents: centre(histogram, sums, count: voicedCount))
     }
     return NoteSegment(
       start: segmentStart, end: time, frequencyHz: frequency, peakLevelDBFS: peak,
@@ -310,6 +322,8 @@ public final class NoteSegmenter {
       let bin = Int(touched[i])
       histogram[bin] = 0
       stableHistogram[bin] = 0
+      sums[bin] = 0
+      stableSums[bin] = 0
     }
     touchedCount = 0
     voicedCount = 0
@@ -318,6 +332,20 @@ public final class NoteSegmenter {
     frames = 0
     voicedFrames = 0
     peak = -.infinity
+  }
+
+  /// The mean of the exact values within 2 cents of a histogram's median bin: the median's
+  /// neighbourhood, without the bins' 1-cent quantization.
+  @_noLocks
+  private func centre(_ bins: UnsafeMutableBufferPointer<Int32>, _ sums: UnsafeMutableBufferPointer<Double>, count: Int32) -> Double {
+    let middle = median(bins, count: count)
+    var total = 0.0
+    var n: Int32 = 0
+    for bin in max(0, middle - 2)...min(CentsHistogram.histogramBins - 1, middle + 2) {
+      total += sums[bin]
+      n += bins[bin]
+    }
+    return n > 0 ? total / Double(n) : Double(middle)
   }
 
   /// The median bin of a histogram holding `count` values.
@@ -347,20 +375,20 @@ private enum CentsHistogram {
   static let histogramBins = 10_200
   static let histogramBaseHz = 10.0
 
-  /// The histogram bin (cents above 10 Hz) of a frequency, or `nil` outside it.
+  /// The cents above 10 Hz of a frequency, or `nil` outside the histogram.
   @_noLocks
-  static func bin(_ frequencyHz: Double) -> Int? {
+  static func cents(_ frequencyHz: Double) -> Double? {
     guard frequencyHz > histogramBaseHz else { return nil }
     let ratio = frequencyHz / histogramBaseHz
     // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
     let cents = _unsafePerformance { 1200 * log2(ratio) }
-    let bin = Int(cents + 0.5)
-    return bin < histogramBins ? bin : nil
+    return cents + 0.5 < Double(histogramBins) ? cents : nil
   }
 
+  /// The frequency `cents` above 10 Hz.
   @_noLocks
-  static func frequency(ofBin bin: Int) -> Double {
-    let exponent = Double(bin) / 1200
+  static func frequency(cents: Double) -> Double {
+    let exponent = cents / 1200
     // RT-audited: libm's exp2 is a pure function; it neither allocates nor locks.
     return histogramBaseHz * _unsafePerformance { exp2(exponent) }
   }
