@@ -145,3 +145,72 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch == 1, "\(method): \(result)")
   }
 }
+
+@Suite struct PitchLatencyTests {
+  /// Each estimate comes out exactly when the input `latencySeconds` past its time has arrived.
+  @Test(arguments: [PitchMethod.yin, .mpm, .pyinLive], [16000.0, 44100, 48000])
+  func estimatesArriveAtTheDocumentedLatency(method: PitchMethod, rate: Double) throws {
+    let configuration = PitchConfiguration(sampleRate: rate)
+    let estimator = try makeEstimator(method, configuration)
+    let signal = SignalGenerator(sampleRate: rate).sine(frequencyHz: 300, amplitude: 0.3, length: .seconds(0.4))
+    var scratch = [PitchEstimate](repeating: .init(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0), count: estimator.maximumEstimates(forFrames: 1))
+    // Push one frame at a time; note when each estimate appears.
+    var delays: [Double] = []
+    for (index, sample) in signal.enumerated() {
+      let n = [sample].withUnsafeBufferPointer { one in scratch.withUnsafeMutableBufferPointer { estimator.process(one, into: $0) } }
+      for estimate in scratch[0..<n] { delays.append(Double(index + 1) / rate - estimate.time) }
+    }
+    #expect(delays.count > 10)
+    let decimation = Double(configuration.decimationFactor)
+    for delay in delays.dropFirst(5) {
+      #expect(abs(delay - estimator.latencySeconds) <= (decimation + 1) / rate, "\(method) at \(rate): \(delay) vs \(estimator.latencySeconds)")
+    }
+  }
+}
+
+/// `signal` convolved with `impulse` through the FFT.
+func convolved(_ signal: [Float], _ impulse: [Float]) throws -> [Float] {
+  let count = signal.count + impulse.count - 1
+  var size = 2
+  while size < count { size <<= 1 }
+  let fft = try SwiftFFTBackend(size: size)
+  let a = fft.forwardReal(signal + [Float](repeating: 0, count: size - signal.count))
+  let b = fft.forwardReal(impulse + [Float](repeating: 0, count: size - impulse.count))
+  var re = [Float](repeating: 0, count: size / 2 + 1)
+  var im = re
+  for k in re.indices {
+    re[k] = a.real[k] * b.real[k] - a.imaginary[k] * b.imaginary[k]
+    im[k] = a.real[k] * b.imaginary[k] + a.imaginary[k] * b.real[k]
+  }
+  var out = [Float](repeating: 0, count: size)
+  re.withUnsafeBufferPointer { r in
+    im.withUnsafeBufferPointer { i in out.withUnsafeMutableBufferPointer { fft.inverseReal(real: r, imaginary: i, output: $0) } }
+  }
+  return Array(out[0..<count])
+}
+
+@Suite struct PitchReverbTests {
+  /// A dry melody in a reverberant room (exponentially decaying noise, RT60 0.6 s): the tail of
+  /// each note overlaps the next, yet each note is tracked once its direct sound dominates.
+  @Test func roomReverberation() throws {
+    let rate = 22050.0
+    let generator = SignalGenerator(sampleRate: rate)
+    let notes = [220.0, 247.0, 262.0, 294.0, 330.0]
+    let dry = Signal.concatenated(notes.map { generator.harmonicTone(fundamentalHz: $0, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(0.4)) })
+    var random = SeededRandom(seed: 11)
+    let rt60 = 0.6
+    let impulse = (0..<Int(rt60 * rate)).map { i -> Float in
+      let decay = exp(-6.91 * Double(i) / (rt60 * rate))  // −60 dB at RT60
+      return i == 0 ? 1 : Float(random.nextGaussian() * decay * 0.08)
+    }
+    let wet = try convolved(dry, impulse)
+    let peak = wet.map { abs($0) }.max() ?? 1
+    let signal = wet.map { $0 / peak * 0.5 }
+    let estimates = try ProbabilisticYINEstimator.offline(configuration: PitchConfiguration(sampleRate: rate), frameCount: signal.count).estimates(for: signal)
+    for (index, frequency) in notes.enumerated() {
+      let start = Double(index) * 0.4
+      let result = accuracy(estimates, truth: { _ in frequency }, from: start + 0.1, to: start + 0.35)
+      #expect(result.rawPitch >= 0.9, "note \(index) at \(frequency) Hz: \(result)")
+    }
+  }
+}
