@@ -4,7 +4,10 @@
 /// Per frame: the highest value of `n` in each positive region after its first negative-going
 /// zero crossing (a key maximum); the first key maximum at least ``cutoff`` times the highest
 /// one; parabolic interpolation around it. The frame is voiced when that maximum reaches
-/// ``clarityThreshold``; the confidence is the maximum's value (its clarity).
+/// ``clarityThreshold`` and the frame is within the voicing gate
+/// (``PitchConfiguration/voicingRangeDecibels``); the confidence is the maximum's value (its
+/// clarity). Key maxima are compared at the vertex of their parabola, not at their samples, so
+/// that a period between samples does not lose to the octave below.
 ///
 /// - Note: ``process(_:into:)`` and ``finish(into:)`` are real-time safe.
 public final class MPMEstimator: PitchEstimator {
@@ -84,7 +87,7 @@ struct MPMDecider {
     let n = analysis.squareDifference
     let plan = analysis.plan
     var estimate = PitchEstimate(time: analysis.frameTime, frequencyHz: 0, confidence: 0, levelDBFS: analysis.levelDBFS)
-    guard !analysis.isSilent else { return estimate }
+    guard analysis.voicingGate >= 0.5 else { return estimate }
     // Pass 1: the highest key maximum. Pass 2: the first key maximum above cutoff × highest.
     var highest: Float = 0
     var chosen = -1
@@ -96,9 +99,14 @@ struct MPMDecider {
       var lobeIndex = -1
       while tau <= plan.maximumLag {
         if n[tau] > 0 {
-          if n[tau] > lobeMaximum, tau >= plan.minimumLag {
-            lobeMaximum = n[tau]
-            lobeIndex = tau
+          if n[tau] > n[tau - 1], n[tau] >= n[tau + 1], tau >= plan.minimumLag {
+            // The peak between samples: at a period that is not a whole number of samples the
+            // sampled value reads low, which would favour the octave below.
+            let peak = parabolicExtremum(n, at: tau)
+            if peak > lobeMaximum {
+              lobeMaximum = peak
+              lobeIndex = tau
+            }
           }
         } else if lobeIndex >= 0 {
           if pass == 0 {
@@ -116,7 +124,7 @@ struct MPMDecider {
       if pass == 1, chosen < 0, lobeIndex >= 0, lobeMaximum >= cutoff * highest { chosen = lobeIndex }
     }
     guard chosen > 0, chosen < plan.maximumLag else { return estimate }
-    let clarity = n[chosen]
+    let clarity = min(1, parabolicExtremum(n, at: chosen))
     estimate.confidence = Double(max(0, min(1, clarity)))
     guard clarity >= clarityThreshold else { return estimate }
     // The key maximum of n and the minimum of d share their lag; refine it on d.

@@ -1,13 +1,16 @@
 import Foundation
 
 /// The streaming front end every periodicity-based pitch estimator shares: decimation, framing
-/// at a fixed hop, and per frame the autocorrelation `r(τ)`, the YIN difference `d(τ)`, its
-/// cumulative mean normalized form `d′(τ)` and the normalized square difference `n(τ)` (McLeod),
-/// all from one FFT correlation.
+/// at a fixed hop, and per frame the YIN difference `d(τ)`, its cumulative mean normalized form
+/// `d′(τ)` and the normalized square difference `n(τ)` (McLeod), all from one FFT correlation.
 ///
-/// For an analysis frame `x[0..<N)`, window `W` and lag `τ`:
-/// `r(τ) = Σ_{j<W} x[j]·x[j+τ]`, `m(τ) = Σ_{j<W} x[j]² + x[j+τ]²`, `d(τ) = m(τ) − 2r(τ)`,
-/// `d′(τ) = d(τ)·τ / Σ_{k=1…τ} d(k)` and `n(τ) = 2r(τ) / m(τ)`.
+/// The difference function is centred: the window `a = x[c − W/2 ..< c + W/2)` around the frame's
+/// centre `c` is compared with the signal `τ` later and `τ` earlier, and the two are averaged.
+/// With `r(τ) = Σ_j a[j]·x[c − W/2 + j + τ]` and `E(τ)` the energy of that shifted window,
+/// `d(τ) = E(0) + (E(τ) + E(−τ))/2 − (r(τ) + r(−τ))`, `d′(τ) = d(τ)·τ / Σ_{k=1…τ} d(k)` and
+/// `n(τ) = (r(τ) + r(−τ)) / (E(0) + (E(τ) + E(−τ))/2)`. A one-sided difference (YIN's, aubio's)
+/// looks at the window and the stretch after it, so its estimate belongs about half a period
+/// plus half a window later than its frame's start suggests; the centred one belongs to `c`.
 ///
 /// Frame `k` is centred on input time `k · hop` (the stream counts as preceded by silence), so its
 /// estimate is timed exactly on the hop grid. Memory is allocated in `init`; ``feed(_:from:)``
@@ -46,7 +49,7 @@ struct PeriodicityAnalysis: ~Copyable {
   let normalizedDifference: UnsafeMutableBufferPointer<Float>
   let squareDifference: UnsafeMutableBufferPointer<Float>
 
-  /// Analysis samples written to the ring, counting the half frame of leading silence.
+  /// Analysis samples written to the ring, counting the leading silence before the first centre.
   private var written: Int
   /// Input frames fed (silence fed by ``feedSilence()`` not counted).
   private(set) var inputFrames = 0
@@ -56,6 +59,11 @@ struct PeriodicityAnalysis: ~Copyable {
   private(set) var frameTime = 0.0
   private(set) var levelDBFS = -Double.infinity
   private(set) var isSilent = true
+  /// How far the last frame is inside the voicing gate, 0 (closed: too quiet beside the recent
+  /// peak, or silent) ... 1 (open), with a 6 dB ramp below the gate's level.
+  private(set) var voicingGate = 0.0
+  /// The recent peak level, in dBFS.
+  private var peakLevel = -Double.infinity
 
   init(configuration: PitchConfiguration) throws(PitchDSPError) {
     try configuration.validate()
@@ -100,7 +108,7 @@ struct PeriodicityAnalysis: ~Copyable {
     difference = buffer(plan.maximumLag + 2, Float.self)
     normalizedDifference = buffer(plan.maximumLag + 2, Float.self)
     squareDifference = buffer(plan.maximumLag + 2, Float.self)
-    written = plan.frameLength / 2
+    written = plan.centreOffset
   }
 
   deinit {
@@ -116,7 +124,7 @@ struct PeriodicityAnalysis: ~Copyable {
   /// The seconds from a sample's arrival until the frame centred on it can be analyzed: half a
   /// frame, plus the decimator's delay.
   var latencySeconds: Double {
-    Double(plan.frameLength / 2) / plan.analysisRate + Double(decimatorDelay) / configuration.sampleRate
+    Double(plan.frameLength - plan.centreOffset) / plan.analysisRate + Double(decimatorDelay) / configuration.sampleRate
   }
 
   /// The most frames `count` input frames can complete (for sizing output buffers).
@@ -127,12 +135,14 @@ struct PeriodicityAnalysis: ~Copyable {
   /// Starts a new stream: silence before it, nothing analyzed.
   mutating func reset() {
     ring.update(repeating: 0)
-    written = plan.frameLength / 2
+    written = plan.centreOffset
     inputFrames = 0
     nextFrame = 0
     frameTime = 0
     levelDBFS = -.infinity
     isSilent = true
+    voicingGate = 0
+    peakLevel = -.infinity
     if let resampler { resampler._withUnsafeGuaranteedRef { $0.reset() } }
   }
 
@@ -203,8 +213,8 @@ struct PeriodicityAnalysis: ~Copyable {
 
   /// The first analysis sample (ring coordinates) of frame `k`.
   private func frameStart(_ k: Int) -> Int {
-    // The centre, in analysis samples, rounded down; ring coordinates already carry the half
-    // frame of leading silence, so this is where the frame starts in the ring.
+    // The centre, in analysis samples, rounded down; ring coordinates already carry the leading
+    // silence up to the first centre, so this is where the frame starts in the ring.
     (k * configuration.hopSize + decimatorDelay) / plan.decimation
   }
 
@@ -230,16 +240,19 @@ struct PeriodicityAnalysis: ~Copyable {
       sum += x * x
       prefixEnergy[i + 1] = sum
     }
-    let frameEnergy = prefixEnergy[n]
-    let meanSquare = frameEnergy / Double(n)
+    let margin = plan.lagMargin
+    let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
+    let meanSquare = windowEnergy / Double(w)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     levelDBFS = meanSquare > 0 ? 10 * _unsafePerformance { log10(meanSquare) } : -.infinity
-    let windowEnergy = prefixEnergy[w]
     // Below −120 dBFS over the window there is nothing to analyze.
-    isSilent = windowEnergy <= Double(w) * 1e-12
-    let maxLag = plan.maximumLag + 1
+    isSilent = meanSquare <= 1e-12
+    let hopSeconds = Double(configuration.hopSize) / configuration.sampleRate
+    peakLevel = max(levelDBFS, peakLevel - configuration.peakDecayDecibelsPerSecond * hopSeconds)
+    let gateLevel = peakLevel - configuration.voicingRangeDecibels
+    voicingGate = isSilent ? 0 : max(0, min(1, (levelDBFS - gateLevel) / 6 + 1))
     if isSilent {
-      for tau in 0...maxLag {
+      for tau in 0...margin {
         difference[tau] = 0
         normalizedDifference[tau] = 1
         squareDifference[tau] = 0
@@ -247,8 +260,9 @@ struct PeriodicityAnalysis: ~Copyable {
       return true
     }
 
-    // r(τ) = Σ_{j<W} a[j]·b[j+τ] through the FFT: A = F(x[0..<W)), B = F(x), r = F⁻¹(conj(A)·B).
-    for i in 0..<w { windowed[i] = frame[i] }
+    // s(t) = Σ_{j<W} a[j]·x[j+t] through the FFT: A = F(a), B = F(x), s = F⁻¹(conj(A)·B);
+    // then r(±τ) = s(margin ± τ).
+    for i in 0..<w { windowed[i] = frame[margin + i] }
     for i in w..<size { windowed[i] = 0 }
     let fft = self.fft
     let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
@@ -269,15 +283,16 @@ struct PeriodicityAnalysis: ~Copyable {
     difference[0] = 0
     normalizedDifference[0] = 1
     squareDifference[0] = 1
-    for tau in 1...maxLag {
-      let shifted = prefixEnergy[tau + w] - prefixEnergy[tau]
-      let m = windowEnergy + shifted
-      let r = Double(correlation[tau])
-      let d = max(0, m - 2 * r)
+    for tau in 1...margin {
+      let correlationSum = Double(correlation[margin + tau]) + Double(correlation[margin - tau])
+      let shiftedEnergy = 0.5 * (prefixEnergy[margin + tau + w] - prefixEnergy[margin + tau]
+        + prefixEnergy[margin - tau + w] - prefixEnergy[margin - tau])
+      let m = windowEnergy + shiftedEnergy
+      let d = max(0, m - correlationSum)
       difference[tau] = Float(d)
       cumulative += d
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
-      squareDifference[tau] = m > 0 ? Float(2 * r / m) : 0
+      squareDifference[tau] = m > 0 ? Float(correlationSum / m) : 0
     }
     return true
   }
@@ -285,7 +300,7 @@ struct PeriodicityAnalysis: ~Copyable {
 
 extension PeriodicityAnalysis {
   /// The period near integer lag `tau` to a small fraction of a sample: the lag that minimizes
-  /// `d(τ)` between `tau − 1` and `tau + 1`, found by Newton's method on the autocorrelation
+  /// `d(τ)` between `tau − 1` and `tau + 1`, found by Newton's method on the correlation
   /// interpolated exactly from the frame's cross spectrum (band-limited interpolation), starting
   /// from the parabola through `d′`.
   ///
@@ -293,54 +308,61 @@ extension PeriodicityAnalysis {
   /// and 22 kHz); this refinement is exact for a stationary band-limited signal, up to the
   /// window's edges.
   ///
-  /// - Complexity: O(FFT size) per Newton step (three steps).
+  /// - Complexity: O(FFT size) per Newton step (at most three steps).
   @_noLocks
   func refinedLag(_ tau: Int) -> Double {
     let start = Double(tau) + parabolicOffset(normalizedDifference, at: tau)
-    guard tau > 1, tau + 2 < plan.fftSize / 2 else { return start }
+    let margin = plan.lagMargin
+    guard tau > 1, tau + 1 < margin else { return start }
     let half = plan.fftSize / 2
     let theta = 2 * Double.pi / Double(plan.fftSize)
     let w = plan.windowLength
+    let shift = theta * Double(margin)
+    // RT-audited: libm's cos and sin are pure functions; they neither allocate nor lock.
+    let (shiftCos, shiftSin) = _unsafePerformance { (cos(shift), sin(shift)) }
     var lag = start
     for _ in 0..<3 {
-      // r, r′, r″ at `lag` from the cross spectrum C = conj(A)·B (bins 1..<half; bin 0 is a
-      // constant and the Nyquist bin is empty after decimation's low-pass, or negligible).
+      // r(τ) + r(−τ) = (2/M)·Σ_k Re(C_k·e^{ikθ·margin})·2cos(kθτ) over bins 1..<half (bin 0 is
+      // a constant; the Nyquist bin is empty after decimation's low-pass, or negligible).
       let angle = theta * lag
-      // RT-audited: libm's cos and sin are pure functions; they neither allocate nor lock.
       let (stepCos, stepSin) = _unsafePerformance { (cos(angle), sin(angle)) }
       var c = stepCos
       var s = stepSin
+      var rotationCos = shiftCos
+      var rotationSin = shiftSin
       var first = 0.0
       var second = 0.0
       for k in 1..<half {
-        let re = Double(spectrumARe[k])
-        let im = Double(spectrumAIm[k])
+        let re = Double(spectrumARe[k]) * rotationCos - Double(spectrumAIm[k]) * rotationSin
         let omega = Double(k) * theta
-        // d/dτ of (re·cos kθτ − im·sin kθτ) and the second derivative.
-        first += omega * (-re * s - im * c)
-        second += omega * omega * (-re * c + im * s)
+        first -= re * omega * s
+        second -= re * omega * omega * c
         let nextC = c * stepCos - s * stepSin
         s = s * stepCos + c * stepSin
         c = nextC
+        let nextRotation = rotationCos * shiftCos - rotationSin * shiftSin
+        rotationSin = rotationSin * shiftCos + rotationCos * shiftSin
+        rotationCos = nextRotation
       }
-      let scale = 2 / Double(plan.fftSize)
+      let scale = 4 / Double(plan.fftSize)
       first *= scale
       second *= scale
-      // The shifted energy's slope around `lag` (linear between integer lags).
+      // The slope of the shifted windows' mean energy around `lag` (linear between integer lags).
       let base = Int(lag)
-      guard base >= 1, base + 1 + w <= plan.frameLength else { return start }
-      let slope = (prefixEnergy[base + 1 + w] - prefixEnergy[base + 1]) - (prefixEnergy[base + w] - prefixEnergy[base])
-      // Maximize g(τ) = 2r(τ) − E(τ), that is, minimize d(τ).
-      let gradient = 2 * first - slope
-      let curvature = 2 * second
+      guard base >= 1, base + 1 < margin else { return start }
+      func shiftedEnergy(_ t: Int) -> Double {
+        0.5 * (prefixEnergy[margin + t + w] - prefixEnergy[margin + t] + prefixEnergy[margin - t + w] - prefixEnergy[margin - t])
+      }
+      let slope = shiftedEnergy(base + 1) - shiftedEnergy(base)
+      // Maximize g(τ) = r(τ) + r(−τ) − shifted energy, that is, minimize d(τ).
+      let gradient = first - slope
+      let curvature = second
       guard curvature < 0 else { return start }
       let next = lag - gradient / curvature
       guard next.isFinite, abs(next - Double(tau)) <= 1 else { return start }
-      if abs(next - lag) < 1e-6 {
-        lag = next
-        break
-      }
+      let converged = abs(next - lag) < 1e-6
       lag = next
+      if converged { break }
     }
     return lag
   }
@@ -357,4 +379,25 @@ func parabolicOffset(_ values: UnsafeMutableBufferPointer<Float>, at index: Int)
   let denominator = a - 2 * b + c
   guard denominator != 0 else { return 0 }
   return max(-1, min(1, 0.5 * (a - c) / denominator))
+}
+
+/// The value at the vertex of the parabola through the three values around `index`: a sampled
+/// extremum's height between samples.
+///
+/// A dip of `d′(τ)` at a period that is not a whole number of samples reads too shallow at the
+/// nearest sample (sharply so for high pitches with strong upper harmonics), while the dip at
+/// twice the period, closer to a whole number, reads deep: comparing sampled values then prefers
+/// the octave below. Comparing vertex values does not.
+@_noLocks
+func parabolicExtremum(_ values: UnsafeMutableBufferPointer<Float>, at index: Int) -> Float {
+  guard index > 0, index + 1 < values.count else { return index < values.count ? values[index] : 0 }
+  let a = values[index - 1]
+  let b = values[index]
+  let c = values[index + 1]
+  let denominator = a - 2 * b + c
+  guard denominator != 0 else { return b }
+  let vertex = b - (a - c) * (a - c) / (8 * denominator)
+  // A vertex further from the sample than its neighbours are means a poor fit: bound it.
+  let span = max(abs(a - b), abs(c - b))
+  return min(max(vertex, b - span), b + span)
 }

@@ -16,10 +16,18 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   public var maximumFrequencyHz: Double
   /// Input frames between estimates (default 10 ms).
   public var hopSize: Int
-  /// The shortest integration window, in seconds (default 40 ms); the window is at least one
+  /// The shortest integration window, in seconds (default 35 ms); the window is at least one
   /// period of ``minimumFrequencyHz``. Longer windows resist noise better and smear fast pitch
   /// changes more.
   public var windowSeconds: Double
+  /// How far below the recent peak level a frame may be and still be voiced, in dB (default
+  /// 50; `infinity` turns the gate off). The recent peak follows each louder frame at once and
+  /// falls ``peakDecayDecibelsPerSecond`` otherwise, so the fading tail of a note stops being
+  /// reported once it is inaudible beside what was just played, and a quiet passage is voiced
+  /// again soon after a loud one.
+  public var voicingRangeDecibels: Double = 50
+  /// How fast the recent peak level falls, in dB per second (default 3).
+  public var peakDecayDecibelsPerSecond: Double = 3
 
   /// Creates a configuration.
   ///
@@ -31,7 +39,7 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   ///   - windowSeconds: The shortest integration window, in seconds.
   public init(
     sampleRate: Double, minimumFrequencyHz: Double = 40, maximumFrequencyHz: Double = 2000, hopSeconds: Double = 0.01,
-    windowSeconds: Double = 0.04
+    windowSeconds: Double = 0.035
   ) {
     self.sampleRate = sampleRate
     self.minimumFrequencyHz = minimumFrequencyHz
@@ -59,6 +67,11 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
     guard (1...Int(sampleRate)).contains(hopSize) else {
       throw .invalidParameter(name: "hop size", value: "\(hopSize)", expected: "1 frame...1 second")
     }
+    guard voicingRangeDecibels > 0, peakDecayDecibelsPerSecond.isFinite, peakDecayDecibelsPerSecond >= 0 else {
+      throw .invalidParameter(
+        name: "voicing gate", value: "\(voicingRangeDecibels) dB, \(peakDecayDecibelsPerSecond) dB/s",
+        expected: "a positive range and a non-negative decay")
+    }
     guard windowSeconds.isFinite, windowSeconds > 0, windowSeconds <= 1 else {
       throw .invalidParameter(name: "window", value: "\(windowSeconds)", expected: "0...1 s")
     }
@@ -78,6 +91,10 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
 }
 
 /// The sizes a configuration implies: decimation, lag range, window, frame and FFT.
+///
+/// The frame is centred on the estimate's time: the window sits in its middle, with room for the
+/// longest lag (plus one, for interpolation) on either side, so that the difference function
+/// compares the window with the signal both before and after it (see ``PeriodicityAnalysis``).
 struct PeriodicityPlan: Sendable, Hashable {
   /// Input frames per analysis frame.
   let decimation: Int
@@ -86,10 +103,14 @@ struct PeriodicityPlan: Sendable, Hashable {
   /// The shortest and longest lags searched, in analysis samples.
   let minimumLag: Int
   let maximumLag: Int
+  /// The lags on each side of the window: the longest lag and one more.
+  let lagMargin: Int
   /// The integration window, in analysis samples.
   let windowLength: Int
-  /// The analysis frame: the window plus the longest lag and one more for interpolation.
+  /// The analysis frame: the window with a lag margin on each side.
   let frameLength: Int
+  /// The frame sample the estimate is timed at: the window's centre.
+  let centreOffset: Int
   /// The FFT size, a power of two at least `frameLength`.
   let fftSize: Int
 
@@ -99,8 +120,10 @@ struct PeriodicityPlan: Sendable, Hashable {
     analysisRate = rate / Double(decimation)
     minimumLag = max(2, Int((analysisRate / configuration.maximumFrequencyHz).rounded(.down)))
     maximumLag = Int((analysisRate / configuration.minimumFrequencyHz).rounded(.up)) + 1
+    lagMargin = maximumLag + 1
     windowLength = max(maximumLag, Int((configuration.windowSeconds * analysisRate).rounded()))
-    frameLength = windowLength + maximumLag + 2
+    frameLength = windowLength + 2 * lagMargin
+    centreOffset = lagMargin + windowLength / 2
     var size = 2
     while size < frameLength { size <<= 1 }
     fftSize = size

@@ -9,7 +9,7 @@ struct PitchBins: Sendable, Hashable {
 
   init(configuration: PitchConfiguration) {
     minimumHz = configuration.minimumFrequencyHz
-    count = Int(1200 * log2(configuration.maximumFrequencyHz / minimumHz) / Self.centsPerBin) + 1
+    count = Int((1200 * log2(configuration.maximumFrequencyHz / minimumHz) / Self.centsPerBin).rounded(.up)) + 1
   }
 
   /// The nearest bin of `frequencyHz`, or -1 outside the range.
@@ -43,6 +43,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
   /// `exp(−λk)` for the Boltzmann prior.
   private let boltzmannTerms: UnsafeMutableBufferPointer<Double>
   private let troughLags: UnsafeMutableBufferPointer<Int>
+  /// Each trough's depth: `d′` at the vertex of the parabola through its samples.
+  private let troughDepths: UnsafeMutableBufferPointer<Float>
 
   /// The candidates of the last frame: frequency, probability and pitch bin.
   let frequencies: UnsafeMutableBufferPointer<Double>
@@ -65,6 +67,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
     for k in 0...m { boltzmannTerms[k] = exp(-Self.boltzmann * Double(k)) }
     troughLags = .allocate(capacity: m)
     troughLags.initialize(repeating: 0)
+    troughDepths = .allocate(capacity: m)
+    troughDepths.initialize(repeating: 0)
     frequencies = .allocate(capacity: m)
     frequencies.initialize(repeating: 0)
     probabilities = .allocate(capacity: m)
@@ -77,6 +81,7 @@ struct ProbabilisticYINCandidates: ~Copyable {
     thresholdWeights.deallocate()
     boltzmannTerms.deallocate()
     troughLags.deallocate()
+    troughDepths.deallocate()
     frequencies.deallocate()
     probabilities.deallocate()
     binIndices.deallocate()
@@ -87,7 +92,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
   mutating func compute(_ analysis: borrowing PeriodicityAnalysis) {
     count = 0
     voicedProbability = 0
-    guard !analysis.isSilent else { return }
+    let gate = analysis.voicingGate
+    guard gate > 0 else { return }
     let d = analysis.normalizedDifference
     // Troughs: local minima of d′ within the lag range, in lag order (the highest pitch first).
     var troughs = 0
@@ -96,7 +102,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
     while tau < plan.maximumLag, troughs < Self.maximumCandidates {
       if d[tau] < d[tau - 1], d[tau] <= d[tau + 1] {
         troughLags[troughs] = tau
-        if deepest < 0 || d[tau] < d[troughLags[deepest]] { deepest = troughs }
+        troughDepths[troughs] = max(0, parabolicExtremum(d, at: tau))
+        if deepest < 0 || troughDepths[troughs] < troughDepths[deepest] { deepest = troughs }
         troughs += 1
       }
       tau += 1
@@ -106,7 +113,7 @@ struct ProbabilisticYINCandidates: ~Copyable {
     for i in 0..<Self.thresholdCount {
       let threshold = Float(i + 1) / Float(Self.thresholdCount)
       var below = 0
-      for k in 0..<troughs where d[troughLags[k]] < threshold { below += 1 }
+      for k in 0..<troughs where troughDepths[k] < threshold { below += 1 }
       let weight = thresholdWeights[i]
       if below == 0 {
         probabilities[deepest] += weight * Self.noTroughProbability
@@ -115,7 +122,7 @@ struct ProbabilisticYINCandidates: ~Copyable {
       // Boltzmann pmf over the troughs below: (1 − e^−λ)·e^−λj / (1 − e^−λn).
       let norm = (1 - boltzmannTerms[1]) / (1 - boltzmannTerms[below])
       var j = 0
-      for k in 0..<troughs where d[troughLags[k]] < threshold {
+      for k in 0..<troughs where troughDepths[k] < threshold {
         probabilities[k] += weight * norm * boltzmannTerms[j]
         j += 1
       }
@@ -130,9 +137,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
       let bin = bins.bin(frequency)
       guard bin >= 0 else { continue }
       frequencies[kept] = frequency
-      probabilities[kept] = probabilities[k]
+      probabilities[kept] = probabilities[k] * gate
       binIndices[kept] = bin
-      voicedProbability += probabilities[k]
+      voicedProbability += probabilities[kept]
       kept += 1
     }
     count = kept

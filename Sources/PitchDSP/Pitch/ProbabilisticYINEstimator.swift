@@ -7,7 +7,10 @@ import Foundation
 ///
 /// Per frame, every trough of `d′(τ)` below each of 100 thresholds (weighted by a Beta(2, 18)
 /// distribution, mean 0.1) earns probability, the first trough most (a Boltzmann prior over
-/// the troughs below the threshold); when none is below, the deepest trough earns a little. The
+/// the troughs below the threshold); when none is below, the deepest trough earns a little.
+/// Troughs are compared by the vertex of their parabola (a period between samples otherwise
+/// reads shallower than the octave below), and their probabilities fade to 0 over the 6 dB
+/// below the voicing gate (``PitchConfiguration/voicingRangeDecibels``). The
 /// model's states are pitch bins (20 cents apart over the configured range), each voiced or
 /// unvoiced; a pitch moves at most ``maximumTransitionOctavesPerSecond`` between hops, and voicing
 /// switches with probability ``switchProbability``.

@@ -3,8 +3,9 @@
 ///
 /// Per frame: the cumulative mean normalized difference `d′(τ)`; the first lag (from the
 /// highest pitch down) where `d′` dips below ``threshold``, followed to its local minimum; parabolic
-/// interpolation of `d′` around it. The frame is voiced when such a dip exists and the frame is
-/// not silent; the confidence is `1 − d′(τ)`.
+/// interpolation of `d′` around it, refined to a fraction of a sample. The frame is voiced when
+/// such a dip exists and the frame is within the voicing gate
+/// (``PitchConfiguration/voicingRangeDecibels``); the confidence is `1 − d′(τ)`.
 ///
 /// Fast and exact on clean, steady tones; with noise, reverberation or weak fundamentals,
 /// ``ProbabilisticYINEstimator`` is more robust.
@@ -82,7 +83,7 @@ struct YINDecider {
     let d = analysis.normalizedDifference
     let plan = analysis.plan
     var unvoiced = PitchEstimate(time: analysis.frameTime, frequencyHz: 0, confidence: 0, levelDBFS: analysis.levelDBFS)
-    guard !analysis.isSilent else { return unvoiced }
+    guard analysis.voicingGate >= 0.5 else { return unvoiced }
     var tau = plan.minimumLag
     var best = plan.minimumLag
     while tau <= plan.maximumLag {

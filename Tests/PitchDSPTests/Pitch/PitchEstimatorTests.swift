@@ -86,7 +86,7 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     return estimator.estimates(for: samples)
   }
 
-  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin], [55.0, 233.08, 880])
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm], [55.0, 233.08, 880, 1128.2, 2000])
   func strongUpperHarmonicsAndAMissingFundamental(method: PitchMethod, frequency: Double) throws {
     // Trumpet-like: the 2nd and 3rd partials stronger than the fundamental.
     let brass = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [0.3, 1, 0.9, 0.6, 0.4, 0.25, 0.15], length: .seconds(0.6))
