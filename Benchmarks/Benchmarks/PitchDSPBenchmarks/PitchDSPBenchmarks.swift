@@ -22,5 +22,6 @@ let benchmarks: @Sendable () -> Void = {
   baselineBenchmarks()
   fftBenchmarks()
   resamplerBenchmarks()
+  onsetBenchmarks()
   wavBenchmarks()
 }

@@ -14,7 +14,7 @@ func wavBenchmarks() {
     ) { benchmark in
       let frames = 441_000
       let channel = (0..<frames).map { Float(sin(Double($0) * 0.01) * 0.5) }
-      let data = WAVWriter.encode(
+      let data = try WAVWriter.encode(
         AudioBuffer(sampleRate: 44_100, channels: [channel, channel]), encoding: encoding)
       benchmark.startMeasurement()
       for _ in benchmark.scaledIterations {
