@@ -11,10 +11,11 @@ struct OnsetsCommand: ParsableCommand {
       Prints the time of each onset (where a sound starts) in seconds with three decimals, one \
       per line, as soon as it is detected. Methods: superflux (default: spectral flux with a \
       maximum filter that ignores vibrato; also finds legato changes of note; 32 ms latency at \
-      44.1 kHz) and amplitude (the level rising 15 dB above a running noise floor, or 9 dB \
-      within 30 ms while a sound goes on; at most 103 ms latency, usually under 8 ms). Use - \
-      to read raw PCM from standard input (with --rate, --format and --channels): onsets are \
-      printed while the audio arrives.
+      44.1 kHz; its threshold is not relative to the level, so a file is first normalized to \
+      full scale unless --no-normalize) and amplitude (the level rising 15 dB above a running \
+      noise floor, or 9 dB within 30 ms while a sound goes on; at most 103 ms latency, usually \
+      under 8 ms). Use - to read raw PCM from standard input (with --rate, --format and \
+      --channels): onsets are printed while the audio arrives.
       """)
 
   @Argument(help: "A WAV file, or - for raw PCM on standard input.")
@@ -23,6 +24,15 @@ struct OnsetsCommand: ParsableCommand {
   @Option(help: "superflux or amplitude.")
   var method: OnsetMethod = .superflux
 
+  @Flag(
+    inversion: .prefixedNo,
+    help: """
+      For a file and superflux: scale the spectrum so that the file's peak is full scale (a first \
+      pass over the file), as the SuperFlux reference implementation's --norm does. Standard \
+      input is never normalized.
+      """)
+  var normalize = true
+
   @OptionGroup var rawInput: RawInputOptions
 
   func run() throws {
@@ -30,14 +40,27 @@ struct OnsetsCommand: ParsableCommand {
     let read: (Int) throws -> [Float]?
     let sampleRate: Double
     let block: Int
+    var peak = 1.0
     if file == "-" {
       let reader = try rawInput.makeReader()
       (read, sampleRate, block) = ({ try reader.readMono(maxFrames: $0) }, reader.sampleRate, 512)
     } else {
-      let reader = try WAVReader(url: URL(fileURLWithPath: file))
+      let url = URL(fileURLWithPath: file)
+      if normalize && method == .superflux {
+        peak = try Self.peak(of: url)
+      }
+      let reader = try WAVReader(url: url)
       (read, sampleRate, block) = ({ try reader.readMono(maxFrames: $0) }, reader.format.sampleRate, 8192)
     }
-    let detector = try method.makeDetector(sampleRate: sampleRate)
+    let detector: any OnsetDetector
+    switch method {
+    case .amplitude:
+      detector = try AmplitudeOnsetDetector(configuration: .init(sampleRate: sampleRate))
+    case .superflux:
+      // Normalizing the input is scaling λ in log₁₀(1 + λ·X): at most by 60 dB.
+      detector = try SpectralFluxOnsetDetector(
+        configuration: .init(sampleRate: sampleRate, logScale: 1 / max(peak, 0.001)))
+    }
     var onsets = [Onset](
       repeating: Onset(time: 0, strength: 0),
       count: max(detector.maximumOnsets(forFrames: block), detector.maximumOnsets(forFrames: 0)))
@@ -54,6 +77,16 @@ struct OnsetsCommand: ParsableCommand {
         })
     }
     emit(onsets.withUnsafeMutableBufferPointer { detector.finish(into: $0) })
+  }
+
+  /// The largest absolute value of a WAV file's mono mix (finite samples only).
+  static func peak(of url: URL) throws -> Double {
+    let reader = try WAVReader(url: url)
+    var peak: Float = 0
+    while let frames = try reader.readMono(maxFrames: 65536) {
+      for x in frames where x.isFinite { peak = max(peak, abs(x)) }
+    }
+    return Double(peak)
   }
 }
 

@@ -42,6 +42,24 @@ import Testing
     for (time, truth) in zip(found, [0.2, 0.7, 1.1]) { #expect(abs(time - truth) <= 0.02, "\(result.out)") }
   }
 
+  @Test func superFluxNormalizesAQuietFile() throws {
+    // The same notes at −50 dBFS: normalized to full scale, SuperFlux finds them; as recorded, the
+    // paper's fixed threshold misses their soft spectra.
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("quiet.wav")
+    let quiet = Self.notes().map { $0 * 0.01 }
+    try WAVWriter.write(AudioBuffer(sampleRate: Self.rate, mono: quiet), to: url, encoding: .float32)
+    let normalized = try runEtude(["onsets", url.path])
+    #expect(normalized.status == 0, "\(normalized.err)")
+    let found = Self.times(normalized.out)
+    #expect(
+      found.count == 3 && zip(found, [0.2, 0.7, 1.1]).allSatisfy { abs($0 - $1) <= 0.02 }, "\(normalized.out)"
+    )
+    let raw = try runEtude(["onsets", url.path, "--no-normalize"])
+    #expect(raw.status == 0 && Self.times(raw.out).count < 3, "\(raw.out)")
+  }
+
   @Test func readsRawPCMFromStandardInput() throws {
     var bytes: [UInt8] = []
     for x in Self.notes() {

@@ -22,7 +22,8 @@ extension SpectralFluxOnsetDetector {
     /// The highest band corner, in Hz (default 17000; lowered to the Nyquist frequency).
     public var maximumFrequencyHz: Double
     /// λ in `log₁₀(1 + λ·X)`, where `X` is a band's magnitude on the scale of a 2048-point FFT
-    /// (a full-scale sine peaks near 512) (default 1).
+    /// (a full-scale sine peaks near 512) (default 1). Scaling the input by `g` is the same as
+    /// scaling λ by `g`: `1 / peak` normalizes a file to full scale.
     public var logScale: Double
     /// The width of the maximum filter over bands (odd, default 3): a partial that moves by up
     /// to one band between frames — vibrato — does not count as new energy.

@@ -13,10 +13,16 @@
 /// after the last onset. See ``Configuration`` for every parameter.
 ///
 /// Unlike ``AmplitudeOnsetDetector``, it finds onsets without a rise in level: a legato change
-/// of note, a plucked note over a held one. Its sensitivity is not relative to the background:
-/// `log₁₀(1 + X)` compresses quiet spectra toward 0, so notes peaking below about −45 dBFS may go
-/// unseen, and steady broadband noise above about −35 dBFS RMS reaches the threshold now and
-/// then. An abrupt end of a loud note (a release under about 20 ms) can add a weak onset.
+/// of note, a plucked note over a held one. An abrupt end of a loud note (a release under about
+/// 20 ms) can add a weak onset.
+///
+/// **Levels**: as in the paper, the sensitivity is not relative to the signal or its
+/// background. `log₁₀(1 + λ·X)` compresses quiet spectra toward 0, so with λ = 1 soft attacks of
+/// quiet sounds go unseen (a flute peaking at −23 dBFS is nearly invisible), while steady
+/// broadband noise above about −35 dBFS RMS reaches the threshold now and then. The threshold
+/// δ = 1.1 suits input near full scale: for a whole file, set ``Configuration/logScale`` to
+/// `1 / peak` — the same as normalizing the file's peak to full scale, what the reference
+/// implementation's `--norm` does and `etude onsets` does for files.
 ///
 /// **Timing**: an onset is timed 3/8 of a frame before the end of the window of the frame where
 /// the flux peaks: where attacks of 1–20 ms sit, on median, when a quarter-tone log spectrum's
