@@ -115,6 +115,10 @@ public final class AmplitudeOnsetDetector: OnsetDetector {
     levels.deallocate()
   }
 
+  /// The most onsets one ``process(_:into:)`` call on `count` frames (or one ``finish(into:)``
+  /// call, for `count` 0) can write: one per hop, plus one for a partial hop.
+  ///
+  /// - Parameter count: Frames in the call, ≥ 0.
   public func maximumOnsets(forFrames count: Int) -> Int {
     max(0, count) / hop + 2
   }
@@ -155,6 +159,7 @@ public final class AmplitudeOnsetDetector: OnsetDetector {
     return produced
   }
 
+  /// Forgets the stream, to start an unrelated one (allocates nothing).
   public func reset() {
     hopEnergy = 0
     hopFill = 0

@@ -78,6 +78,10 @@ public final class SpectralFluxOnsetDetector: OnsetDetector {
     latencySeconds = Double(lookAhead * configuration.hopSize + timingOffset) / configuration.sampleRate
   }
 
+  /// The most onsets one ``process(_:into:)`` call on `count` frames (or one ``finish(into:)``
+  /// call, for `count` 0) can write: one per hop, plus the look-ahead.
+  ///
+  /// - Parameter count: Frames in the call, ≥ 0.
   public func maximumOnsets(forFrames count: Int) -> Int {
     max(0, count) / configuration.hopSize + picker.lookAhead + 2
   }
@@ -107,6 +111,7 @@ public final class SpectralFluxOnsetDetector: OnsetDetector {
     return produced
   }
 
+  /// Forgets the stream, to start an unrelated one (allocates nothing).
   public func reset() {
     analysis.reset()
     picker.reset()
