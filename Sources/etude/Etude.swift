@@ -11,6 +11,9 @@ struct Etude: AsyncParsableCommand {
       Start with `etude demo`, which needs no input file.
       """,
     version: "0.1.0",
-    subcommands: [DemoCommand.self, InfoCommand.self, PitchCommand.self, NotesCommand.self, MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self]
+    subcommands: [
+      DemoCommand.self, InfoCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
+      MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self,
+    ]
   )
 }

@@ -22,6 +22,7 @@ let benchmarks: @Sendable () -> Void = {
   baselineBenchmarks()
   fftBenchmarks()
   resamplerBenchmarks()
+  onsetBenchmarks()
   wavBenchmarks()
   pitchBenchmarks()
 }
