@@ -260,10 +260,12 @@ struct PeriodicityAnalysis: ~Copyable {
       return true
     }
 
-    // s(t) = Σ_{j<W} a[j]·x[j+t] through the FFT: A = F(a), B = F(x), s = F⁻¹(conj(A)·B);
-    // then r(±τ) = s(margin ± τ).
-    for i in 0..<w { windowed[i] = frame[margin + i] }
-    for i in w..<size { windowed[i] = 0 }
+    // r(τ) = Σ_j a[j]·x[j+τ], with the window a kept where it is in the frame (from `margin`):
+    // A = F(a), B = F(x), r = F⁻¹(conj(A)·B), with r(−τ) at index size − τ (no wrap-around:
+    // every j + τ stays inside the frame). Keeping the window in place also leaves conj(A)·B
+    // as the spectrum of r itself, which ``refinedLag(_:)`` interpolates.
+    for i in 0..<size { windowed[i] = 0 }
+    for i in margin..<(margin + w) { windowed[i] = frame[i] }
     let fft = self.fft
     let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
     let (input, whole, output) = (UnsafeBufferPointer(windowed), UnsafeBufferPointer(frame), correlation)
@@ -284,7 +286,7 @@ struct PeriodicityAnalysis: ~Copyable {
     normalizedDifference[0] = 1
     squareDifference[0] = 1
     for tau in 1...margin {
-      let correlationSum = Double(correlation[margin + tau]) + Double(correlation[margin - tau])
+      let correlationSum = Double(correlation[tau]) + Double(correlation[size - tau])
       let shiftedEnergy = 0.5 * (prefixEnergy[margin + tau + w] - prefixEnergy[margin + tau]
         + prefixEnergy[margin - tau + w] - prefixEnergy[margin - tau])
       let m = windowEnergy + shiftedEnergy
@@ -299,6 +301,9 @@ struct PeriodicityAnalysis: ~Copyable {
 }
 
 extension PeriodicityAnalysis {
+  /// Lags (samples per period) below which ``refinedLag(_:)`` refines the parabola's estimate.
+  static let refinementMaximumLag = 256
+
   /// The period near integer lag `tau` to a small fraction of a sample: the lag that minimizes
   /// `d(τ)` between `tau − 1` and `tau + 1`, found by Newton's method on the correlation
   /// interpolated exactly from the frame's cross spectrum (band-limited interpolation), starting
@@ -306,43 +311,38 @@ extension PeriodicityAnalysis {
   ///
   /// Parabolic interpolation alone is biased when a period spans few samples (11 cents at 2 kHz
   /// and 22 kHz); this refinement is exact for a stationary band-limited signal, up to the
-  /// window's edges.
+  /// window's edges. Periods of ``refinementMaximumLag`` samples or more (below 86 Hz at
+  /// 22.05 kHz) keep the parabola's estimate, biased there by at most about 0.3 cents (measured
+  /// on tones of 200 harmonics).
   ///
   /// - Complexity: O(FFT size) per Newton step (at most three steps).
   @_noLocks
   func refinedLag(_ tau: Int) -> Double {
     let start = Double(tau) + parabolicOffset(normalizedDifference, at: tau)
     let margin = plan.lagMargin
-    guard tau > 1, tau + 1 < margin else { return start }
+    // From this many samples per period on, the parabola's bias is a fraction of a cent.
+    guard tau > 1, tau + 1 < margin, tau < Self.refinementMaximumLag else { return start }
     let half = plan.fftSize / 2
     let theta = 2 * Double.pi / Double(plan.fftSize)
     let w = plan.windowLength
-    let shift = theta * Double(margin)
-    // RT-audited: libm's cos and sin are pure functions; they neither allocate nor lock.
-    let (shiftCos, shiftSin) = _unsafePerformance { (cos(shift), sin(shift)) }
     var lag = start
     for _ in 0..<3 {
-      // r(τ) + r(−τ) = (2/M)·Σ_k Re(C_k·e^{ikθ·margin})·2cos(kθτ) over bins 1..<half (bin 0 is
-      // a constant; the Nyquist bin is empty after decimation's low-pass, or negligible).
+      // r(τ) + r(−τ) = (4/M)·Σ_k Re(C_k)·cos(kθτ) over bins 1..<half, plus a constant (bin 0);
+      // the Nyquist bin is empty after decimation's low-pass, or negligible.
       let angle = theta * lag
       let (stepCos, stepSin) = _unsafePerformance { (cos(angle), sin(angle)) }
       var c = stepCos
       var s = stepSin
-      var rotationCos = shiftCos
-      var rotationSin = shiftSin
       var first = 0.0
       var second = 0.0
       for k in 1..<half {
-        let re = Double(spectrumARe[k]) * rotationCos - Double(spectrumAIm[k]) * rotationSin
+        let re = Double(spectrumARe[k])
         let omega = Double(k) * theta
         first -= re * omega * s
         second -= re * omega * omega * c
         let nextC = c * stepCos - s * stepSin
         s = s * stepCos + c * stepSin
         c = nextC
-        let nextRotation = rotationCos * shiftCos - rotationSin * shiftSin
-        rotationSin = rotationSin * shiftCos + rotationCos * shiftSin
-        rotationCos = nextRotation
       }
       let scale = 4 / Double(plan.fftSize)
       first *= scale
@@ -360,7 +360,8 @@ extension PeriodicityAnalysis {
       guard curvature < 0 else { return start }
       let next = lag - gradient / curvature
       guard next.isFinite, abs(next - Double(tau)) <= 1 else { return start }
-      let converged = abs(next - lag) < 1e-6
+      // A ten-thousandth of a sample is a hundredth of a cent even at 2 kHz.
+      let converged = abs(next - lag) < 1e-4
       lag = next
       if converged { break }
     }

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Pitch bins 20 cents apart from the configured minimum to the maximum frequency: the states of
+/// Pitch bins 25 cents apart from the configured minimum to the maximum frequency: the states of
 /// ``PitchHMM``.
 struct PitchBins: Sendable, Hashable {
-  static let centsPerBin = 20.0
+  static let centsPerBin = 25.0
   let minimumHz: Double
   let count: Int
 
@@ -33,12 +33,11 @@ struct ProbabilisticYINCandidates: ~Copyable {
   static let noTroughProbability = 0.01
   /// The Boltzmann prior's parameter over troughs below a threshold (the first is likeliest).
   static let boltzmann = 2.0
-  /// Candidates at least this probable get the exact period (``PeriodicityAnalysis/refinedLag(_:)``).
-  static let refinementProbability = 0.05
 
   let plan: PeriodicityPlan
   let bins: PitchBins
-  /// The probability of each threshold `(i + 1) / 100`: a Beta(2, 18) distribution.
+  /// The probability of each threshold `(i + 1) / 100`: a Beta(2, b) distribution of the given
+  /// mean (pYIN's are 0.10, 0.15 and 0.20).
   private let thresholdWeights: UnsafeMutableBufferPointer<Double>
   /// `exp(−λk)` for the Boltzmann prior.
   private let boltzmannTerms: UnsafeMutableBufferPointer<Double>
@@ -54,13 +53,14 @@ struct ProbabilisticYINCandidates: ~Copyable {
   /// The total probability of the candidates: how likely the frame is voiced.
   private(set) var voicedProbability = 0.0
 
-  init(plan: PeriodicityPlan, bins: PitchBins) {
+  init(plan: PeriodicityPlan, bins: PitchBins, thresholdMean: Double = 0.1) {
     self.plan = plan
     self.bins = bins
     let n = Self.thresholdCount
     thresholdWeights = .allocate(capacity: n)
-    // Beta(2, 18) CDF in closed form: I_x(2, 18) = 1 − (1 − x)^18 · (1 + 18x).
-    func cdf(_ x: Double) -> Double { 1 - pow(1 - x, 18) * (1 + 18 * x) }
+    // Beta(2, b) with mean 2 / (2 + b); its CDF in closed form: I_x(2, b) = 1 − (1 − x)^b · (1 + bx).
+    let b = 2 / thresholdMean - 2
+    func cdf(_ x: Double) -> Double { 1 - pow(1 - x, b) * (1 + b * x) }
     for i in 0..<n { thresholdWeights[i] = cdf(Double(i + 1) / Double(n)) - cdf(Double(i) / Double(n)) }
     let m = Self.maximumCandidates
     boltzmannTerms = .allocate(capacity: m + 1)
@@ -127,12 +127,14 @@ struct ProbabilisticYINCandidates: ~Copyable {
         j += 1
       }
     }
-    // Keep the troughs that earned probability, with their frequencies: refined to a fraction
-    // of a sample where the probability is worth it, else from the parabola.
+    // Keep the troughs that earned probability, with their frequencies: the likeliest refined to
+    // a fraction of a sample, the others from the parabola.
+    var likeliest = 0
+    for k in 0..<troughs where probabilities[k] > probabilities[likeliest] { likeliest = k }
     var kept = 0
     for k in 0..<troughs where probabilities[k] > 0 {
       let lag = troughLags[k]
-      let period = probabilities[k] >= Self.refinementProbability ? analysis.refinedLag(lag) : Double(lag) + parabolicOffset(d, at: lag)
+      let period = k == likeliest ? analysis.refinedLag(lag) : Double(lag) + parabolicOffset(d, at: lag)
       let frequency = plan.analysisRate / period
       let bin = bins.bin(frequency)
       guard bin >= 0 else { continue }
@@ -162,7 +164,7 @@ struct PitchHMM: ~Copyable {
   let lag: Int
   private let logStay: Float
   private let logSwitch: Float
-  /// `log` transition weight from bin `i` by offset `k − jump`: row `i`, column `k`.
+  /// `log` transition weight into bin `j` from bin `j + k − jump`: row `j`, column `k`.
   private let logTransitions: UnsafeMutableBufferPointer<Float>
   private let voiced: UnsafeMutableBufferPointer<Float>
   private let unvoiced: UnsafeMutableBufferPointer<Float>
@@ -194,13 +196,18 @@ struct PitchHMM: ~Copyable {
     logSwitch = Float(log(switchProbability))
     let n = bins.count
     let width = 2 * jump + 1
-    logTransitions = .allocate(capacity: n * width)
+    // Row j (the target), column k: the log weight from source bin i = j + k − jump, normalized
+    // over each source's reachable targets (triangular weights, truncated at the range's ends).
+    var normalizers = [Double](repeating: 0, count: n)
     for i in 0..<n {
-      var total = 0.0
-      for k in 0..<width where (0..<n).contains(i + k - jump) { total += Double(jump + 1 - abs(k - jump)) }
+      for k in 0..<width where (0..<n).contains(i + k - jump) { normalizers[i] += Double(jump + 1 - abs(k - jump)) }
+    }
+    logTransitions = .allocate(capacity: n * width)
+    for j in 0..<n {
       for k in 0..<width {
-        let inside = (0..<n).contains(i + k - jump)
-        logTransitions[i * width + k] = inside ? Float(log(Double(jump + 1 - abs(k - jump)) / total)) : -.infinity
+        let i = j + k - jump
+        let inside = (0..<n).contains(i)
+        logTransitions[j * width + k] = inside ? Float(log(Double(jump + 1 - abs(k - jump)) / normalizers[i])) : -.infinity
       }
     }
     func buffer<T: Numeric>(_ count: Int, _: T.Type) -> UnsafeMutableBufferPointer<T> {
@@ -328,17 +335,21 @@ struct PitchHMM: ~Copyable {
       var bestUFrom = j
       let low = max(0, j - jump)
       let high = min(n - 1, j + jump)
-      for i in low...high {
-        let t = logTransitions[i * width + (j - i + jump)]
-        let v = voiced[i] + t
+      // Contiguous rows: the sources low...high and their weights into j.
+      let weights = logTransitions.baseAddress! + j * width + (low - j + jump)
+      let fromVoiced = voiced.baseAddress! + low
+      let fromUnvoiced = unvoiced.baseAddress! + low
+      for offset in 0...(high - low) {
+        let t = weights[offset]
+        let v = fromVoiced[offset] + t
         if v > bestV {
           bestV = v
-          bestVFrom = i
+          bestVFrom = low + offset
         }
-        let u = unvoiced[i] + t
+        let u = fromUnvoiced[offset] + t
         if u > bestU {
           bestU = u
-          bestUFrom = i
+          bestUFrom = low + offset
         }
       }
       // Into voiced j: from voiced (stay) or unvoiced (switch).
