@@ -127,8 +127,9 @@ struct MPMDecider {
     let clarity = min(1, parabolicExtremum(n, at: chosen))
     estimate.confidence = Double(max(0, min(1, clarity)))
     guard clarity >= clarityThreshold else { return estimate }
-    // The key maximum of n and the minimum of d share their lag; refine it on d.
-    let period = analysis.refinedLag(chosen)
+    // The key maximum of n and the minimum of d share their lag; check for a weak fundamental
+    // and refine on d.
+    let period = analysis.refinedLag(analysis.periodLag(startingAt: chosen))
     estimate.frequencyHz = plan.analysisRate / period
     return estimate
   }

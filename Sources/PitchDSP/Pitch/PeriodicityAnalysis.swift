@@ -48,6 +48,8 @@ struct PeriodicityAnalysis: ~Copyable {
   let difference: UnsafeMutableBufferPointer<Float>
   let normalizedDifference: UnsafeMutableBufferPointer<Float>
   let squareDifference: UnsafeMutableBufferPointer<Float>
+  /// The mean of `d(1…τ)`, the denominator of `d′(τ)`.
+  private let cumulativeMean: UnsafeMutableBufferPointer<Float>
 
   /// Analysis samples written to the ring, counting the leading silence before the first centre.
   private var written: Int
@@ -108,6 +110,7 @@ struct PeriodicityAnalysis: ~Copyable {
     difference = buffer(plan.maximumLag + 2, Float.self)
     normalizedDifference = buffer(plan.maximumLag + 2, Float.self)
     squareDifference = buffer(plan.maximumLag + 2, Float.self)
+    cumulativeMean = buffer(plan.maximumLag + 2, Float.self)
     written = plan.centreOffset
   }
 
@@ -119,6 +122,7 @@ struct PeriodicityAnalysis: ~Copyable {
     difference.deallocate()
     normalizedDifference.deallocate()
     squareDifference.deallocate()
+    cumulativeMean.deallocate()
   }
 
   /// The seconds from a sample's arrival until the frame centred on it can be analyzed: half a
@@ -293,6 +297,7 @@ struct PeriodicityAnalysis: ~Copyable {
       let d = max(0, m - correlationSum)
       difference[tau] = Float(d)
       cumulative += d
+      cumulativeMean[tau] = Float(cumulative / Double(tau))
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
       squareDifference[tau] = m > 0 ? Float(correlationSum / m) : 0
     }
@@ -301,6 +306,37 @@ struct PeriodicityAnalysis: ~Copyable {
 }
 
 extension PeriodicityAnalysis {
+  /// A dip of `d′` whose value is at least this far from zero may hand over to its double.
+  static let subharmonicFloor: Float = 0.02
+  /// The double's dip must be at most this fraction of the dip's own value.
+  static let subharmonicRatio: Float = 0.25
+
+  /// The lag of the true period when the dip of `d′` at `tau` is half of it: when the dip near
+  /// `2·tau` is at most a quarter as deep (compared at their parabolas' vertices) while `tau`'s
+  /// own dip is clearly above zero, the signal repeats far better every `2·tau` than every
+  /// `tau`, which happens when a weak fundamental sits under strong even harmonics (a bassoon's
+  /// low notes, a contrabass): then the period is `2·tau`. Returns `tau` otherwise.
+  ///
+  /// A clean tone (both dips near zero) and a noisy one (both raised alike) are left alone.
+  @_noLocks
+  func periodLag(startingAt tau: Int) -> Int {
+    let d = normalizedDifference
+    let depth = parabolicExtremum(d, at: tau)
+    guard depth > Self.subharmonicFloor else { return tau }
+    let target = 2 * tau
+    let reach = max(2, target / 40)
+    guard target - reach > tau, target + reach < plan.maximumLag else { return tau }
+    var best = target - reach
+    for lag in (target - reach)...(target + reach) where d[lag] < d[best] { best = lag }
+    guard best > target - reach, best < target + reach else { return tau }  // not a dip
+    // A cheap look at the parabolas first; then the exact dips (a period between samples reads
+    // too shallow at its samples, even at the vertex).
+    guard parabolicExtremum(d, at: best) < Self.subharmonicRatio * depth else { return tau }
+    let own = refinedDip(tau).depth
+    let double = refinedDip(best).depth
+    return own > Self.subharmonicFloor && double < Self.subharmonicRatio * own ? best : tau
+  }
+
   /// Lags (samples per period) below which ``refinedLag(_:)`` refines the parabola's estimate.
   static let refinementMaximumLag = 256
 
@@ -317,27 +353,42 @@ extension PeriodicityAnalysis {
   ///
   /// - Complexity: O(FFT size) per Newton step (at most three steps).
   @_noLocks
-  func refinedLag(_ tau: Int) -> Double {
+  func refinedLag(_ tau: Int) -> Double { refinedDip(tau).lag }
+
+  /// The dip of `d′` near integer lag `tau`: its lag to a fraction of a sample and its depth
+  /// there, both from ``refinedLag(_:)``'s Newton iteration (the parabola's vertex for lags of
+  /// ``refinementMaximumLag`` or more).
+  @_noLocks
+  func refinedDip(_ tau: Int) -> (lag: Double, depth: Float) {
     let start = Double(tau) + parabolicOffset(normalizedDifference, at: tau)
+    let vertex = (lag: start, depth: parabolicExtremum(normalizedDifference, at: tau))
     let margin = plan.lagMargin
     // From this many samples per period on, the parabola's bias is a fraction of a cent.
-    guard tau > 1, tau + 1 < margin, tau < Self.refinementMaximumLag else { return start }
+    guard tau > 1, tau + 1 < margin, tau < Self.refinementMaximumLag else { return vertex }
     let half = plan.fftSize / 2
     let theta = 2 * Double.pi / Double(plan.fftSize)
     let w = plan.windowLength
+    let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
+    func shiftedEnergy(_ t: Int) -> Double {
+      0.5 * (prefixEnergy[margin + t + w] - prefixEnergy[margin + t] + prefixEnergy[margin - t + w] - prefixEnergy[margin - t])
+    }
     var lag = start
+    var depth = vertex.depth
     for _ in 0..<3 {
-      // r(τ) + r(−τ) = (4/M)·Σ_k Re(C_k)·cos(kθτ) over bins 1..<half, plus a constant (bin 0);
-      // the Nyquist bin is empty after decimation's low-pass, or negligible.
+      // r(τ) + r(−τ) = (2·C₀ + 4·Σ_k Re(C_k)·cos(kθτ)) / M over bins 1..<half; the Nyquist bin
+      // is empty after decimation's low-pass, or negligible. Its value and two derivatives:
       let angle = theta * lag
+      // RT-audited: libm's cos and sin are pure functions; they neither allocate nor lock.
       let (stepCos, stepSin) = _unsafePerformance { (cos(angle), sin(angle)) }
       var c = stepCos
       var s = stepSin
+      var value = 0.0
       var first = 0.0
       var second = 0.0
       for k in 1..<half {
         let re = Double(spectrumARe[k])
         let omega = Double(k) * theta
+        value += re * c
         first -= re * omega * s
         second -= re * omega * omega * c
         let nextC = c * stepCos - s * stepSin
@@ -345,27 +396,29 @@ extension PeriodicityAnalysis {
         c = nextC
       }
       let scale = 4 / Double(plan.fftSize)
+      let correlationSum = 2 * Double(spectrumARe[0]) / Double(plan.fftSize) + value * scale
       first *= scale
       second *= scale
-      // The slope of the shifted windows' mean energy around `lag` (linear between integer lags).
+      // The shifted windows' mean energy, linear between integer lags.
       let base = Int(lag)
-      guard base >= 1, base + 1 < margin else { return start }
-      func shiftedEnergy(_ t: Int) -> Double {
-        0.5 * (prefixEnergy[margin + t + w] - prefixEnergy[margin + t] + prefixEnergy[margin - t + w] - prefixEnergy[margin - t])
-      }
+      guard base >= 1, base + 1 < margin else { return vertex }
       let slope = shiftedEnergy(base + 1) - shiftedEnergy(base)
+      let energy = shiftedEnergy(base) + (lag - Double(base)) * slope
+      // d′ at `lag`: d over the mean of d(1…τ), interpolated.
+      let mean = Double(cumulativeMean[base]) + (lag - Double(base)) * Double(cumulativeMean[base + 1] - cumulativeMean[base])
+      if mean > 0 { depth = Float(max(0, windowEnergy + energy - correlationSum) / mean) }
       // Maximize g(τ) = r(τ) + r(−τ) − shifted energy, that is, minimize d(τ).
       let gradient = first - slope
       let curvature = second
-      guard curvature < 0 else { return start }
+      guard curvature < 0 else { return vertex }
       let next = lag - gradient / curvature
-      guard next.isFinite, abs(next - Double(tau)) <= 1 else { return start }
+      guard next.isFinite, abs(next - Double(tau)) <= 1 else { return vertex }
       // A ten-thousandth of a sample is a hundredth of a cent even at 2 kHz.
       let converged = abs(next - lag) < 1e-4
       lag = next
       if converged { break }
     }
-    return lag
+    return (lag, depth)
   }
 }
 

@@ -102,7 +102,10 @@ struct ProbabilisticYINCandidates: ~Copyable {
     while tau < plan.maximumLag, troughs < Self.maximumCandidates {
       if d[tau] < d[tau - 1], d[tau] <= d[tau + 1] {
         troughLags[troughs] = tau
-        troughDepths[troughs] = max(0, parabolicExtremum(d, at: tau))
+        // A trough at half a much deeper one's lag is not a period (a weak fundamental under
+        // strong even harmonics): it counts as no deeper than the threshold range's top.
+        let depth = max(0, parabolicExtremum(d, at: tau))
+        troughDepths[troughs] = analysis.periodLag(startingAt: tau) == tau ? depth : 1
         if deepest < 0 || troughDepths[troughs] < troughDepths[deepest] { deepest = troughs }
         troughs += 1
       }

@@ -98,6 +98,15 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     }
   }
 
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm], [98.0, 207.65])
+  func aWeakFundamentalUnderAStrongSecondHarmonicIsStillThePitch(method: PitchMethod, frequency: Double) throws {
+    // A bassoon's low notes: the fundamental 20 dB under the 2nd harmonic, odd harmonics weak.
+    let tone = Self.generator.harmonicTone(
+      fundamentalHz: frequency, partialAmplitudes: [0.1, 1, 0.15, 0.5, 0.1, 0.25, 0.05, 0.1], length: .seconds(0.6))
+    let result = accuracy(try track(Signal.scaled(tone, by: 0.2), method: method), truth: { _ in frequency }, from: 0.1, to: 0.5)
+    #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
+  }
+
   @Test(arguments: [PitchMethod.pyin, .pyinLive], [20.0, 10, 0])
   func noiseDownToZeroDecibels(method: PitchMethod, snr: Double) throws {
     let frequency = 196.0
