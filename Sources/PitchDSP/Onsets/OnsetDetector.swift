@@ -66,22 +66,8 @@ extension OnsetDetector {
   /// - Returns: The onsets in time order.
   public func onsets(for samples: [Float]) -> [Onset] {
     reset()
-    let block = 4096
-    var out: [Onset] = []
-    var scratch = [Onset](
-      repeating: Onset(time: 0, strength: 0),
-      count: max(maximumOnsets(forFrames: block), maximumOnsets(forFrames: 0)))
-    samples.withUnsafeBufferPointer { all in
-      var start = 0
-      while start < all.count {
-        let chunk = UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + block)])
-        let n = scratch.withUnsafeMutableBufferPointer { process(chunk, into: $0) }
-        out += scratch[0..<n]
-        start += block
-      }
-    }
-    let n = scratch.withUnsafeMutableBufferPointer { finish(into: $0) }
-    out += scratch[0..<n]
-    return out
+    return collectStream(
+      samples, placeholder: Onset(time: 0, strength: 0), maximumOutputs: maximumOnsets(forFrames:),
+      process: process(_:into:), finish: finish(into:))
   }
 }

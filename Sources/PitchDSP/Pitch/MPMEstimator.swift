@@ -17,7 +17,7 @@ public final class MPMEstimator: PitchEstimator {
   /// The smallest clarity accepted as voiced, 0...1.
   public let clarityThreshold: Double
   private var analysis: PeriodicityAnalysis
-  private var decider: MPMDecider
+  private let decider: MPMDecider
 
   /// Creates an estimator; allocates all its memory.
   ///
@@ -44,33 +44,19 @@ public final class MPMEstimator: PitchEstimator {
   public var latencySeconds: Double { analysis.latencySeconds }
 
   public func maximumEstimates(forFrames count: Int) -> Int {
-    analysis.maximumFrames(forInputFrames: count) + Int(analysis.latencySeconds / configuration.hopSeconds) + 2
+    analysis.maximumFrames(forInputFrames: count)
   }
 
   /// - Note: Real-time safe.
   @_noLocks
   public func process(_ frames: UnsafeBufferPointer<Float>, into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
-    var offset = 0
-    var produced = 0
-    while analysis.advance(frames, offset: &offset) {
-      // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
-      guard produced < estimates.count else { fatalError() }
-      estimates[produced] = decider.decide(analysis)
-      produced += 1
-    }
-    return produced
+    analysis.run(frames, into: estimates, deciding: .mpm(decider))
   }
 
   /// - Note: Real-time safe.
   @_noLocks
   public func finish(into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
-    var produced = 0
-    while analysis.advanceToEnd() {
-      guard produced < estimates.count else { fatalError() }
-      estimates[produced] = decider.decide(analysis)
-      produced += 1
-    }
-    return produced
+    analysis.finish(into: estimates, deciding: .mpm(decider))
   }
 
   public func reset() {
@@ -83,6 +69,7 @@ struct MPMDecider {
   let cutoff: Float
   let clarityThreshold: Float
 
+  @_noLocks
   func decide(_ analysis: borrowing PeriodicityAnalysis) -> PitchEstimate {
     let n = analysis.squareDifference
     let plan = analysis.plan

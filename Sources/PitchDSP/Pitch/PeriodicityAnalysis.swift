@@ -90,27 +90,22 @@ struct PeriodicityAnalysis: ~Copyable {
     var capacity = 1
     while capacity < plan.frameLength + maximumStepOutput + plan.decimation + 2 { capacity <<= 1 }
     ringCapacity = capacity
-    func buffer<T: Numeric>(_ count: Int, _: T.Type) -> UnsafeMutableBufferPointer<T> {
-      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
-      b.initialize(repeating: 0)
-      return b
-    }
-    ring = buffer(capacity, Float.self)
-    decimated = buffer(maximumStepOutput, Float.self)
-    silence = buffer(inputStep, Float.self)
-    frame = buffer(plan.fftSize, Float.self)
-    windowed = buffer(plan.fftSize, Float.self)
+    ring = .zeroed(capacity)
+    decimated = .zeroed(maximumStepOutput)
+    silence = .zeroed(inputStep)
+    frame = .zeroed(plan.fftSize)
+    windowed = .zeroed(plan.fftSize)
     let bins = plan.fftSize / 2 + 1
-    spectrumARe = buffer(bins, Float.self)
-    spectrumAIm = buffer(bins, Float.self)
-    spectrumBRe = buffer(bins, Float.self)
-    spectrumBIm = buffer(bins, Float.self)
-    correlation = buffer(plan.fftSize, Float.self)
-    prefixEnergy = buffer(plan.fftSize + 1, Double.self)
-    difference = buffer(plan.maximumLag + 2, Float.self)
-    normalizedDifference = buffer(plan.maximumLag + 2, Float.self)
-    squareDifference = buffer(plan.maximumLag + 2, Float.self)
-    cumulativeMean = buffer(plan.maximumLag + 2, Float.self)
+    spectrumARe = .zeroed(bins)
+    spectrumAIm = .zeroed(bins)
+    spectrumBRe = .zeroed(bins)
+    spectrumBIm = .zeroed(bins)
+    correlation = .zeroed(plan.fftSize)
+    prefixEnergy = .zeroed(plan.fftSize + 1)
+    difference = .zeroed(plan.maximumLag + 2)
+    normalizedDifference = .zeroed(plan.maximumLag + 2)
+    squareDifference = .zeroed(plan.maximumLag + 2)
+    cumulativeMean = .zeroed(plan.maximumLag + 2)
     written = plan.centreOffset
   }
 
@@ -131,9 +126,43 @@ struct PeriodicityAnalysis: ~Copyable {
     Double(plan.frameLength - plan.centreOffset) / plan.analysisRate + Double(decimatorDelay) / configuration.sampleRate
   }
 
-  /// The most frames `count` input frames can complete (for sizing output buffers).
+  /// The most frames `count` input frames can complete, or (for 0) the frames still pending at
+  /// the end of a stream: for sizing output buffers.
   func maximumFrames(forInputFrames count: Int) -> Int {
-    count / configuration.hopSize + 2
+    count / configuration.hopSize + Int(latencySeconds / configuration.hopSeconds) + 4
+  }
+
+  /// Runs a block through the analysis and `decision`, one estimate per frame.
+  ///
+  /// - Returns: The number of estimates written to the start of `estimates`.
+  @_noLocks
+  mutating func run(
+    _ frames: UnsafeBufferPointer<Float>, into estimates: UnsafeMutableBufferPointer<PitchEstimate>,
+    deciding decision: FrameDecision
+  ) -> Int {
+    var offset = 0
+    var produced = 0
+    while advance(frames, offset: &offset) {
+      // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
+      guard produced < estimates.count else { fatalError() }
+      estimates[produced] = decision.decide(self)
+      produced += 1
+    }
+    return produced
+  }
+
+  /// Ends the stream: the estimates of the frames still pending, as if silence followed.
+  ///
+  /// - Returns: The number of estimates written to the start of `estimates`.
+  @_noLocks
+  mutating func finish(into estimates: UnsafeMutableBufferPointer<PitchEstimate>, deciding decision: FrameDecision) -> Int {
+    var produced = 0
+    while advanceToEnd() {
+      guard produced < estimates.count else { fatalError() }
+      estimates[produced] = decision.decide(self)
+      produced += 1
+    }
+    return produced
   }
 
   /// Starts a new stream: silence before it, nothing analyzed.
@@ -419,6 +448,20 @@ extension PeriodicityAnalysis {
       if converged { break }
     }
     return (lag, depth)
+  }
+}
+
+/// The per-frame decision of an estimator that decides each frame as soon as it is analyzed.
+enum FrameDecision {
+  case yin(YINDecider)
+  case mpm(MPMDecider)
+
+  @_noLocks
+  func decide(_ analysis: borrowing PeriodicityAnalysis) -> PitchEstimate {
+    switch self {
+    case .yin(let decider): decider.decide(analysis)
+    case .mpm(let decider): decider.decide(analysis)
+    }
   }
 }
 

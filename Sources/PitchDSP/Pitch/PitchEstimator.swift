@@ -61,23 +61,8 @@ extension PitchEstimator {
   /// - Returns: One estimate per hop, `⌈count / hopSize⌉` in all.
   public func estimates(for samples: [Float]) -> [PitchEstimate] {
     reset()
-    let block = 4096
-    var out: [PitchEstimate] = []
-    out.reserveCapacity(samples.count / hopSize + 2)
-    var scratch = [PitchEstimate](
-      repeating: PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0),
-      count: max(maximumEstimates(forFrames: block), maximumEstimates(forFrames: 0)))
-    samples.withUnsafeBufferPointer { all in
-      var start = 0
-      while start < all.count {
-        let chunk = UnsafeBufferPointer(rebasing: all[start..<min(all.count, start + block)])
-        let n = scratch.withUnsafeMutableBufferPointer { process(chunk, into: $0) }
-        out += scratch[0..<n]
-        start += block
-      }
-    }
-    let n = scratch.withUnsafeMutableBufferPointer { finish(into: $0) }
-    out += scratch[0..<n]
-    return out
+    return collectStream(
+      samples, placeholder: PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0),
+      maximumOutputs: maximumEstimates(forFrames:), process: process(_:into:), finish: finish(into:))
   }
 }

@@ -65,16 +65,11 @@ struct ProbabilisticYINCandidates: ~Copyable {
     let m = Self.maximumCandidates
     boltzmannTerms = .allocate(capacity: m + 1)
     for k in 0...m { boltzmannTerms[k] = exp(-Self.boltzmann * Double(k)) }
-    troughLags = .allocate(capacity: m)
-    troughLags.initialize(repeating: 0)
-    troughDepths = .allocate(capacity: m)
-    troughDepths.initialize(repeating: 0)
-    frequencies = .allocate(capacity: m)
-    frequencies.initialize(repeating: 0)
-    probabilities = .allocate(capacity: m)
-    probabilities.initialize(repeating: 0)
-    binIndices = .allocate(capacity: m)
-    binIndices.initialize(repeating: 0)
+    troughLags = .zeroed(m)
+    troughDepths = .zeroed(m)
+    frequencies = .zeroed(m)
+    probabilities = .zeroed(m)
+    binIndices = .zeroed(m)
   }
 
   deinit {
@@ -213,23 +208,18 @@ struct PitchHMM: ~Copyable {
         logTransitions[j * width + k] = inside ? Float(log(Double(jump + 1 - abs(k - jump)) / normalizers[i])) : -.infinity
       }
     }
-    func buffer<T: Numeric>(_ count: Int, _: T.Type) -> UnsafeMutableBufferPointer<T> {
-      let b = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
-      b.initialize(repeating: 0)
-      return b
-    }
-    voiced = buffer(n, Float.self)
-    unvoiced = buffer(n, Float.self)
-    nextVoiced = buffer(n, Float.self)
-    nextUnvoiced = buffer(n, Float.self)
-    observation = buffer(n, Float.self)
-    backPointers = buffer((lag + 1) * 2 * n, UInt8.self)
+    voiced = .zeroed(n)
+    unvoiced = .zeroed(n)
+    nextVoiced = .zeroed(n)
+    nextUnvoiced = .zeroed(n)
+    observation = .zeroed(n)
+    backPointers = .zeroed((lag + 1) * 2 * n)
     let m = ProbabilisticYINCandidates.maximumCandidates
-    slotFrequencies = buffer((lag + 1) * m, Double.self)
-    slotBins = buffer((lag + 1) * m, Int.self)
-    slotCounts = buffer(lag + 1, Int.self)
-    slotInfo = buffer((lag + 1) * 3, Double.self)
-    flushStates = buffer(lag + 1, Int.self)
+    slotFrequencies = .zeroed((lag + 1) * m)
+    slotBins = .zeroed((lag + 1) * m)
+    slotCounts = .zeroed(lag + 1)
+    slotInfo = .zeroed((lag + 1) * 3)
+    flushStates = .zeroed(lag + 1)
   }
 
   deinit {

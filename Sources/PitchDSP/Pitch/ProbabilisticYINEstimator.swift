@@ -123,7 +123,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   public var latencySeconds: Double { analysis.latencySeconds + Double(lagFrames) * configuration.hopSeconds }
 
   public func maximumEstimates(forFrames count: Int) -> Int {
-    analysis.maximumFrames(forInputFrames: count) + Int(analysis.latencySeconds / configuration.hopSeconds) + lagFrames + 2
+    analysis.maximumFrames(forInputFrames: count) + lagFrames
   }
 
   /// - Note: Real-time safe.

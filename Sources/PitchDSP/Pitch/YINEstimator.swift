@@ -21,7 +21,7 @@ public final class YINEstimator: PitchEstimator {
   /// The largest `d′(τ)` accepted as a period, 0...1.
   public let threshold: Double
   private var analysis: PeriodicityAnalysis
-  private var decider: YINDecider
+  private let decider: YINDecider
 
   /// Creates an estimator; allocates all its memory.
   ///
@@ -43,33 +43,19 @@ public final class YINEstimator: PitchEstimator {
   public var latencySeconds: Double { analysis.latencySeconds }
 
   public func maximumEstimates(forFrames count: Int) -> Int {
-    analysis.maximumFrames(forInputFrames: count) + Int(analysis.latencySeconds / configuration.hopSeconds) + 2
+    analysis.maximumFrames(forInputFrames: count)
   }
 
   /// - Note: Real-time safe.
   @_noLocks
   public func process(_ frames: UnsafeBufferPointer<Float>, into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
-    var offset = 0
-    var produced = 0
-    while analysis.advance(frames, offset: &offset) {
-      // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
-      guard produced < estimates.count else { fatalError() }
-      estimates[produced] = decider.decide(analysis)
-      produced += 1
-    }
-    return produced
+    analysis.run(frames, into: estimates, deciding: .yin(decider))
   }
 
   /// - Note: Real-time safe.
   @_noLocks
   public func finish(into estimates: UnsafeMutableBufferPointer<PitchEstimate>) -> Int {
-    var produced = 0
-    while analysis.advanceToEnd() {
-      guard produced < estimates.count else { fatalError() }
-      estimates[produced] = decider.decide(analysis)
-      produced += 1
-    }
-    return produced
+    analysis.finish(into: estimates, deciding: .yin(decider))
   }
 
   public func reset() {
@@ -81,6 +67,7 @@ public final class YINEstimator: PitchEstimator {
 struct YINDecider {
   let threshold: Float
 
+  @_noLocks
   func decide(_ analysis: borrowing PeriodicityAnalysis) -> PitchEstimate {
     let d = analysis.normalizedDifference
     let plan = analysis.plan

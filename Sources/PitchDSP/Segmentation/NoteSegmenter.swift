@@ -98,25 +98,16 @@ public final class NoteSegmenter {
   /// - Parameter configuration: The thresholds.
   public init(configuration: Configuration = Configuration()) {
     self.configuration = configuration
-    histogram = .allocate(capacity: CentsHistogram.histogramBins)
-    histogram.initialize(repeating: 0)
-    stableHistogram = .allocate(capacity: CentsHistogram.histogramBins)
-    stableHistogram.initialize(repeating: 0)
-    sums = .allocate(capacity: CentsHistogram.histogramBins)
-    sums.initialize(repeating: 0)
-    stableSums = .allocate(capacity: CentsHistogram.histogramBins)
-    stableSums.initialize(repeating: 0)
-    touched = .allocate(capacity: CentsHistogram.histogramBins)
-    touched.initialize(repeating: 0)
+    histogram = .zeroed(CentsHistogram.histogramBins)
+    stableHistogram = .zeroed(CentsHistogram.histogramBins)
+    sums = .zeroed(CentsHistogram.histogramBins)
+    stableSums = .zeroed(CentsHistogram.histogramBins)
+    touched = .zeroed(CentsHistogram.histogramBins)
     let maximumPending = max(1, configuration.changeFrames)
-    pending = .allocate(capacity: maximumPending)
-    pending.initialize(repeating: 0)
-    pendingTimes = .allocate(capacity: maximumPending)
-    pendingTimes.initialize(repeating: 0)
-    recentTimes = .allocate(capacity: recentCapacity)
-    recentTimes.initialize(repeating: 0)
-    recentLevels = .allocate(capacity: recentCapacity)
-    recentLevels.initialize(repeating: 0)
+    pending = .zeroed(maximumPending)
+    pendingTimes = .zeroed(maximumPending)
+    recentTimes = .zeroed(recentCapacity)
+    recentLevels = .zeroed(recentCapacity)
   }
 
   deinit {
