@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# One command for the whole pitch-tracking evaluation: install what is missing, build the CLI,
+# generate the set, run Etude, aubio and librosa pyin on it, score them, write results.md.
+# Run from anywhere (as root for the apt step):
+#   bash Evaluation/pitch/run.sh [--quick] [--etude PATH] [--trackers LIST]
+#                                [--etude-methods LIST] [--jobs N] [--reuse] [--no-throughput]
+#   --quick            small subset (3 instruments, clean and 10 dB), writes work/results-quick.md
+#   --etude PATH       use this etude binary instead of building one ("" = skip Etude)
+#   --trackers LIST    comma list: etude, etude-METHOD, aubio, aubio-yin, aubio-yinfft, pyin
+#   --etude-methods    Etude methods to run (default yin,mpm,pyin,pyin-live)
+# Other options go to evaluate.py (see its --help).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+WORK="$HERE/work"
+export PITCH_EVAL_START="$(date +%s)"
+export PITCH_EVAL_COMMAND="bash Evaluation/pitch/run.sh${*:+ $*}"
+
+ETUDE="__build__"
+QUICK=()
+TRACKERS="etude,aubio,pyin"
+PASS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --etude) ETUDE="$2"; shift 2 ;;
+    --etude=*) ETUDE="${1#*=}"; shift ;;
+    --quick) QUICK=(--quick); PASS+=(--quick); shift ;;
+    --trackers) TRACKERS="$2"; PASS+=(--trackers "$2"); shift 2 ;;
+    --trackers=*) TRACKERS="${1#*=}"; PASS+=("$1"); shift ;;
+    *) PASS+=("$1"); shift ;;
+  esac
+done
+
+# --- system packages (Debian): fluidsynth + FluidR3_GM, sox, aubio CLI and Python module
+need=()
+command -v fluidsynth >/dev/null || need+=(fluidsynth)
+[ -f /usr/share/sounds/sf2/FluidR3_GM.sf2 ] || need+=(fluid-soundfont-gm)
+command -v sox >/dev/null || need+=(sox)
+command -v aubiopitch >/dev/null || need+=(aubio-tools)
+/usr/bin/python3 -c 'import aubio' 2>/dev/null || need+=(python3-aubio)
+/usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# --- Python: a venv on Debian's python3 that sees python3-aubio (built against Debian's numpy,
+# so numpy stays at that version), with librosa, mido, soundfile, scipy and mir_eval from PyPI.
+VENV="$WORK/venv"
+PY="$VENV/bin/python"
+if [ ! -x "$PY" ]; then
+  mkdir -p "$WORK"
+  /usr/bin/python3 -m venv --system-site-packages "$VENV"
+fi
+if ! "$PY" -c 'import librosa, mido, soundfile, scipy, mir_eval, aubio' 2>/dev/null; then
+  NUMPY="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
+  echo "numpy==$NUMPY" >"$WORK/constraints.txt"
+  "$PY" -m pip install -q --disable-pip-version-check -c "$WORK/constraints.txt" \
+    librosa==0.11.0 mir_eval==0.8.2 mido soundfile scipy
+fi
+
+# --- the etude binary (skipped when no Etude tracker is asked for)
+if [[ ",$TRACKERS," != *",etude"* ]]; then
+  ETUDE=""
+elif [ "$ETUDE" = "__build__" ]; then
+  if (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval); then
+    ETUDE="$ROOT/.build-eval/release/etude"
+  else
+    echo "warning: building etude failed; Etude is reported as not available" >&2
+    ETUDE=""
+  fi
+fi
+
+"$PY" "$HERE/gen_dataset.py" "${QUICK[@]}"
+"$PY" "$HERE/evaluate.py" --etude "$ETUDE" "${PASS[@]}"
