@@ -1,5 +1,5 @@
 /// The errors ScoreModel throws: text that does not parse, values out of range or not valid, ZIP
-/// archives and DEFLATE data that are broken or too large.
+/// archives and DEFLATE data that are broken or too large, XML and MusicXML that cannot be read.
 ///
 /// Cases carry the input and, for parse errors, the character offset and what was expected there;
 /// ``found`` names what stood there instead. Archive and compressed-data errors carry the byte offset
@@ -30,6 +30,13 @@ public enum ScoreModelError: Error, Equatable, Sendable, CustomStringConvertible
   /// Decompressed data would be larger than `limit` bytes, the size the caller allowed (a guard
   /// against decompression bombs); `what` names the data.
   case sizeLimitExceeded(what: String, limit: Int)
+  /// The text is not well-formed XML: at `line` and `column` (both from 1), `reason`.
+  case invalidXML(line: Int, column: Int, reason: String)
+  /// The XML is not a MusicXML score Etude can read: at the element `path` (such as
+  /// `score-partwise/part[P1]/measure[3]/note[2]/duration`) on `line`, `reason`.
+  case invalidMusicXML(path: String, line: Int, reason: String)
+  /// A file could not be read or written.
+  case io(path: String, message: String)
 
   /// For a parse error, the text from the offending character on, or `nil` at the end of the text
   /// and for other errors.
@@ -62,6 +69,12 @@ public enum ScoreModelError: Error, Equatable, Sendable, CustomStringConvertible
       return "invalid DEFLATE data at byte \(offset): \(reason)"
     case .sizeLimitExceeded(let what, let limit):
       return "\(what) is larger than the limit of \(limit) bytes"
+    case .invalidXML(let line, let column, let reason):
+      return "not well-formed XML at line \(line), column \(column): \(reason)"
+    case .invalidMusicXML(let path, let line, let reason):
+      return "invalid MusicXML at \(path) (line \(line)): \(reason)"
+    case .io(let path, let message):
+      return "\(path): \(message)"
     }
   }
 }

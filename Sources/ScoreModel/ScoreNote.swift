@@ -33,10 +33,30 @@ public struct ScoreNote: Sendable, Hashable, Codable {
   public var velocity: Int?
   /// `true` for a grace note.
   public var isGrace: Bool
+  /// `true` when the note is several tied notes merged into one sounding note.
+  public var isTied: Bool
+  /// `true` when the note lies under a slur (played legato).
+  public var isSlurred: Bool
+  /// The note's articulation marks, in a fixed order.
+  public var articulations: [Articulation]
   /// The drawing position's x, in the score's layout units (tenths in MusicXML), when known.
   public var x: Double?
   /// The drawing position's y, in the score's layout units, when known.
   public var y: Double?
+
+  /// An articulation mark that changes how long or how hard a note is played.
+  public enum Articulation: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Short: about half its value.
+    case staccato
+    /// Very short.
+    case staccatissimo
+    /// Full value, slightly stressed.
+    case tenuto
+    /// Stressed.
+    case accent
+    /// Strongly stressed (marcato).
+    case strongAccent
+  }
 
   /// `true` for a rest.
   public var isRest: Bool { soundingPitch == nil }
@@ -60,13 +80,17 @@ public struct ScoreNote: Sendable, Hashable, Codable {
   ///   - spelling: The written spelling; defaults to the written pitch spelled in C major.
   ///   - velocity: A MIDI velocity, when known.
   ///   - isGrace: Whether it is a grace note.
+  ///   - isTied: Whether it merges tied notes.
+  ///   - isSlurred: Whether it lies under a slur.
+  ///   - articulations: Its articulation marks.
   ///   - x: The drawing x, when known.
   ///   - y: The drawing y, when known.
   public init(
     part: String = "P1", measure: Int = 1, voice: Int = 1, staff: Int = 1,
     onset: Rational, duration: Rational, onsetSeconds: Double, durationSeconds: Double,
     writtenPitch: MIDINote?, soundingPitch: MIDINote? = nil, spelling: SpelledNote? = nil,
-    velocity: Int? = nil, isGrace: Bool = false, x: Double? = nil, y: Double? = nil
+    velocity: Int? = nil, isGrace: Bool = false, isTied: Bool = false, isSlurred: Bool = false,
+    articulations: [Articulation] = [], x: Double? = nil, y: Double? = nil
   ) {
     self.part = part
     self.measure = measure
@@ -81,6 +105,9 @@ public struct ScoreNote: Sendable, Hashable, Codable {
     self.spelling = spelling ?? writtenPitch.map { SpelledNote(midi: $0) }
     self.velocity = velocity
     self.isGrace = isGrace
+    self.isTied = isTied
+    self.isSlurred = isSlurred
+    self.articulations = articulations
     self.x = x
     self.y = y
   }

@@ -12,7 +12,7 @@ struct Etude: AsyncParsableCommand {
       """,
     version: "0.1.0",
     subcommands: [
-      DemoCommand.self, InfoCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
+      DemoCommand.self, InfoCommand.self, ScoreCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self,
     ]
   )

@@ -1,0 +1,189 @@
+import Foundation
+
+extension Score {
+  /// Reads a MusicXML score: `score-partwise` or `score-timewise` text (`.musicxml`, `.xml`), or a
+  /// compressed `.mxl` archive (its `META-INF/container.xml` names the score).
+  ///
+  /// What it reads: `divisions` and their changes, `backup` and `forward`, chords, voices and
+  /// staves, ties merged into one sounding note (slurs are not ties), tuplets (through their
+  /// durations), grace notes (flagged, duration 0), cue notes (left out: not played), rests
+  /// (kept), pickup measures, time and key signatures, tempo from `<sound tempo>` or metronome
+  /// marks, transposition (`<transpose>` chromatic and octave change, also changing mid-part;
+  /// `<concert-score/>`), repeats, voltas and jumps (see ``MusicXMLOptions/expandsRepeats``), and
+  /// the drawing position of every note (see the `MusicXMLImport` article).
+  ///
+  /// - Parameters:
+  ///   - data: The file's bytes.
+  ///   - options: Repeat expansion and the default tempo.
+  /// - Throws: ``ScoreModelError/invalidXML(line:column:reason:)`` for text that is not XML,
+  ///   ``ScoreModelError/invalidMusicXML(path:line:reason:)`` naming the element for a score that
+  ///   cannot be read (no parts, a duration before `divisions`, a pitch outside MIDI), and the
+  ///   archive errors for a broken `.mxl`. Never crashes, whatever the bytes.
+  public init(musicXML data: Data, options: MusicXMLOptions = .init()) throws(ScoreModelError) {
+    let bytes = [UInt8](data)
+    let xml = bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) ? try Self.rootFile(ofMXL: data) : bytes
+    let tree = try XMLTree(bytes: xml)
+    let reader = try MusicXMLReader(document: tree.root)
+    self = try Self.assemble(reader, options: options)
+  }
+
+  /// Reads a MusicXML score from a file (see ``init(musicXML:options:)``).
+  ///
+  /// - Throws: ``ScoreModelError/io(path:message:)`` when the file cannot be read, else as
+  ///   ``init(musicXML:options:)``.
+  public init(contentsOf url: URL, options: MusicXMLOptions = .init()) throws(ScoreModelError) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      let exists = FileManager.default.fileExists(atPath: url.path)
+      throw .io(path: url.path, message: exists ? "cannot read: \(error.localizedDescription)" : "no such file")
+    }
+    try self.init(musicXML: data, options: options)
+  }
+
+  /// The score document inside an `.mxl` archive.
+  static func rootFile(ofMXL data: Data) throws(ScoreModelError) -> [UInt8] {
+    let archive = try ZipArchive(data: data)
+    if archive.entry(for: "META-INF/container.xml") != nil {
+      let container = try XMLTree(bytes: [UInt8](try archive.data(for: "META-INF/container.xml")))
+      let rootfiles = container.root.child("rootfiles")?.children("rootfile") ?? []
+      // The first rootfile that is MusicXML (others may be PDFs or images).
+      let chosen =
+        rootfiles.first { ($0[attribute: "media-type"] ?? "application/vnd.recordare.musicxml+xml").contains("musicxml") }
+        ?? rootfiles.first
+      guard let path = chosen?[attribute: "full-path"] else {
+        throw .invalidMusicXML(path: "META-INF/container.xml", line: container.root.line, reason: "no <rootfile full-path>")
+      }
+      return [UInt8](try archive.data(for: path))
+    }
+    guard let path = archive.paths.first(where: { !$0.hasPrefix("META-INF/") && ($0.hasSuffix(".xml") || $0.hasSuffix(".musicxml")) })
+    else {
+      throw .invalidMusicXML(path: "META-INF/container.xml", line: 0, reason: "the archive has no container and no .xml file")
+    }
+    return [UInt8](try archive.data(for: path))
+  }
+
+  /// Lays the notation on the timeline.
+  static func assemble(_ reader: MusicXMLReader, options: MusicXMLOptions) throws(ScoreModelError) -> Score {
+    let measures = reader.measures
+    let lengths = measures.map { $0.length > .zero ? $0.length : $0.barLength }
+    let order = options.expandsRepeats ? RepeatMarks.performanceOrder(measures.map(\.repeats)) : Array(measures.indices)
+    var onsets: [Rational] = []
+    var position = Rational.zero
+    for m in order {
+      onsets.append(position)
+      position += lengths[m]
+    }
+
+    // Tempo marks in performance order; the default before the first.
+    var marks: [(quarters: Rational, bpm: Double)] = []
+    for (played, m) in order.enumerated() {
+      for tempo in measures[m].tempos { marks.append((onsets[played] + tempo.position, tempo.bpm)) }
+    }
+    marks = marks.enumerated().sorted { ($0.element.quarters, $0.offset) < ($1.element.quarters, $1.offset) }.map(\.element)
+    if marks.first.map({ $0.quarters > .zero }) ?? true { marks.insert((.zero, options.defaultTempo), at: 0) }
+    var tempos: [Tempo] = []
+    for mark in marks {
+      if let last = tempos.last {
+        if last.quarters == mark.quarters {
+          tempos[tempos.count - 1].bpm = mark.bpm
+          continue
+        }
+        if last.bpm == mark.bpm { continue }
+        let seconds = last.seconds + (mark.quarters - last.quarters).doubleValue * 60 / last.bpm
+        tempos.append(Tempo(quarters: mark.quarters, seconds: seconds, bpm: mark.bpm))
+      } else {
+        tempos.append(Tempo(quarters: mark.quarters, seconds: 0, bpm: mark.bpm))
+      }
+    }
+    var score = Score(title: reader.title, parts: reader.parts, tempos: tempos, isExpanded: options.expandsRepeats)
+
+    // Measures, signatures and keys along the timeline.
+    var lastTime: (Int, Int)?
+    var lastKey: Key?
+    var timeInForce: (Int, Int) = (4, 4)
+    for (played, m) in order.enumerated() {
+      let measure = measures[m]
+      score.measures.append(
+        Measure(
+          number: measure.number, notationIndex: m, onset: onsets[played], duration: lengths[m],
+          onsetSeconds: score.seconds(atQuarter: onsets[played])))
+      if let signature = measure.timeSignature { timeInForce = signature }
+      if lastTime.map({ $0 != timeInForce }) ?? true {
+        score.timeSignatures.append(TimeSignature(quarters: onsets[played], numerator: timeInForce.0, denominator: timeInForce.1))
+        lastTime = timeInForce
+      }
+      if let key = measure.key, key != lastKey {
+        score.keySignatures.append(KeySignature(quarters: onsets[played], key: key))
+        lastKey = key
+      }
+    }
+
+    // Notes, once per time their measure is played, then ties merged.
+    let layout = ScoreLayout(measures: measures, lengths: lengths, defaults: reader.defaults, staffCounts: reader.staffCounts)
+    var byMeasure = Array(repeating: [Int](), count: measures.count)
+    for (index, note) in reader.notes.enumerated() where note.measure < measures.count { byMeasure[note.measure].append(index) }
+    var built: [(note: ScoreNote, tieStart: Bool, tieStop: Bool, order: Int)] = []
+    for (played, m) in order.enumerated() {
+      for index in byMeasure[m] {
+        let source = reader.notes[index]
+        var written: MIDINote?
+        var sounding: MIDINote?
+        var spelling = source.notated
+        if let notated = source.notated {
+          let pitch = notated.midiNumber
+          let (w, s) = reader.isConcertScore ? (pitch - source.transpose, pitch) : (pitch, pitch + source.transpose)
+          guard let writtenNote = MIDINote(w), let soundingNote = MIDINote(s) else {
+            throw .invalidMusicXML(
+              path: "\(reader.document.name)/part[\(reader.parts[source.part].id)]/measure[\(measures[m].number)]/note",
+              line: source.line, reason: "pitch \(notated) sounds outside MIDI 0...127")
+          }
+          written = writtenNote
+          sounding = soundingNote
+          if reader.isConcertScore, source.transpose != 0 { spelling = SpelledNote(midi: writtenNote) }
+        }
+        let onset = onsets[played] + source.onset
+        let (x, y) = layout.position(of: source, measureLength: lengths[m])
+        let note = ScoreNote(
+          part: reader.parts[source.part].id, measure: Int(measures[m].number) ?? m + 1, voice: source.voice,
+          staff: source.staff, onset: onset, duration: source.duration, onsetSeconds: 0, durationSeconds: 0,
+          writtenPitch: written, soundingPitch: sounding, spelling: spelling, isGrace: source.isGrace,
+          isSlurred: source.isSlurred, articulations: source.articulations, x: x, y: y)
+        built.append((note, source.tieStart, source.tieStop, built.count))
+      }
+    }
+    built.sort { ($0.note.onset, $0.order) < ($1.note.onset, $1.order) }
+    var merged: [ScoreNote] = []
+    merged.reserveCapacity(built.count)
+    // Open ties by part and sounding pitch: the index in `merged` of the note to extend.
+    var open: [String: Int] = [:]
+    for entry in built {
+      guard let pitch = entry.note.soundingPitch, !entry.note.isGrace else {
+        merged.append(entry.note)
+        continue
+      }
+      let key = "\(entry.note.part)#\(pitch.rawValue)"
+      if entry.tieStop, let target = open[key], merged[target].end == entry.note.onset {
+        merged[target].duration += entry.note.duration
+        merged[target].isTied = true
+        if !entry.tieStart { open[key] = nil }
+        continue
+      }
+      merged.append(entry.note)
+      if entry.tieStart { open[key] = merged.count - 1 }
+    }
+    for i in merged.indices {
+      let start = score.seconds(atQuarter: merged[i].onset)
+      merged[i].onsetSeconds = start
+      merged[i].durationSeconds = score.seconds(atQuarter: merged[i].end) - start
+    }
+    let partOrder = Dictionary(reader.parts.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    score.notes = merged.enumerated().sorted { a, b in
+      let left = (a.element.onset, partOrder[a.element.part] ?? 0, a.element.soundingPitch?.rawValue ?? -1, a.offset)
+      let right = (b.element.onset, partOrder[b.element.part] ?? 0, b.element.soundingPitch?.rawValue ?? -1, b.offset)
+      return left < right
+    }.map(\.element)
+    return score
+  }
+}
