@@ -10,7 +10,8 @@ public struct Score: Sendable, Hashable, Codable {
   public var title: String
   /// The parts, in score order.
   public var parts: [Part]
-  /// The notes and rests, sorted by onset, then part, then pitch (rests first).
+  /// The notes and rests, sorted by onset, then part, then pitch (rests first; grace notes
+  /// before the notes they lead to).
   public var notes: [ScoreNote]
   /// The measures of the timeline, in order (a repeated measure appears once per time played).
   public var measures: [Measure]

@@ -92,9 +92,10 @@ struct ScoreLayout {
     let systemHeight = max(40, offset - defaults.staffDistance)
     let contentRight = defaults.pageWidth - defaults.rightMargin - defaults.systemRightMargin
     var page = 0
-    var left = defaults.leftMargin + defaults.systemLeftMargin
+    let first = measures.first?.layout
+    var left = defaults.leftMargin + (first?.systemLeftMargin ?? defaults.systemLeftMargin)
     var x = left
-    var top = defaults.topMargin + defaults.topSystemDistance
+    var top = defaults.topMargin + (first?.topSystemDistance ?? defaults.topSystemDistance)
     for (index, measure) in measures.enumerated() {
       let width = measure.layout.width ?? (40 * lengths[index].doubleValue + 20)
       let wraps = measure.layout.width == nil && x + width > contentRight && x > left

@@ -48,6 +48,8 @@ struct MusicXMLReader {
   private(set) var notes: [Note] = []
   private(set) var measures: [Measure] = []
   private(set) var staffCounts: [Int] = []
+  /// Each part's content length of each measure, in quarter notes (0 when empty).
+  private(set) var partLengths: [[Rational]] = []
   private(set) var defaults = PageDefaults()
   private(set) var title = ""
 
@@ -131,6 +133,7 @@ struct MusicXMLReader {
   private mutating func readPart(_ element: XMLTree.Element, index: Int, into part: inout Score.Part) throws(ScoreModelError) {
     var state = PartState()
     var firstTranspose: Int?
+    var lengths: [Rational] = []
     let partPath = "\(document.name)/part[\(part.id)]"
     for (measureIndex, measureElement) in element.children("measure").enumerated() {
       let number = measureElement[attribute: "number"] ?? String(measureIndex + 1)
@@ -184,9 +187,11 @@ struct MusicXMLReader {
       }
       measure.length = max(measure.length, end)
       measures[measureIndex] = measure
+      lengths.append(end)
       notes += measureNotes
     }
     staffCounts.append(state.staves)
+    partLengths.append(lengths)
     part.transposeSemitones = firstTranspose ?? 0
   }
 

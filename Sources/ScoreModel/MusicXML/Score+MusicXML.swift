@@ -67,14 +67,26 @@ extension Score {
   /// Lays the notation on the timeline.
   static func assemble(_ reader: MusicXMLReader, options: MusicXMLOptions) throws(ScoreModelError) -> Score {
     let measures = reader.measures
-    let lengths = measures.map { $0.length > .zero ? $0.length : $0.barLength }
+    // A measure lasts as long as its content (a pickup or a final short bar is shorter, an
+    // overfull one longer), or a bar when it is empty. Each part keeps its own timeline, as
+    // music21 reads it, so that a writer's error in one part does not move the others; they
+    // agree in any well-formed score. The score's measures and tempos follow the first part.
     let order = options.expandsRepeats ? RepeatMarks.performanceOrder(measures.map(\.repeats)) : Array(measures.indices)
-    var onsets: [Rational] = []
-    var position = Rational.zero
-    for m in order {
-      onsets.append(position)
-      position += lengths[m]
+    func timeline(_ contents: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
+      let lengths = measures.indices.map { m in
+        let content = m < contents.count ? contents[m] : .zero
+        return content > .zero ? content : measures[m].barLength
+      }
+      var onsets: [Rational] = []
+      var position = Rational.zero
+      for m in order {
+        onsets.append(position)
+        position += lengths[m]
+      }
+      return (lengths, onsets)
     }
+    let partTimelines = reader.partLengths.map(timeline)
+    let (lengths, onsets) = partTimelines.first ?? timeline([])
 
     // Tempo marks in performance order; the default before the first.
     var marks: [(quarters: Rational, bpm: Double)] = []
@@ -143,8 +155,8 @@ extension Score {
           sounding = soundingNote
           if reader.isConcertScore, source.transpose != 0 { spelling = SpelledNote(midi: writtenNote) }
         }
-        let onset = onsets[played] + source.onset
-        let (x, y) = layout.position(of: source, measureLength: lengths[m])
+        let onset = partTimelines[source.part].onsets[played] + source.onset
+        let (x, y) = layout.position(of: source, measureLength: partTimelines[source.part].lengths[m])
         let note = ScoreNote(
           part: reader.parts[source.part].id, measure: Int(measures[m].number) ?? m + 1, voice: source.voice,
           staff: source.staff, onset: onset, duration: source.duration, onsetSeconds: 0, durationSeconds: 0,
@@ -164,14 +176,17 @@ extension Score {
         continue
       }
       let key = "\(entry.note.part)#\(pitch.rawValue)"
-      if entry.tieStop, let target = open[key], merged[target].end == entry.note.onset {
+      // A tie start continues into the next note of its pitch that begins where it ends, with or
+      // without a tie stop (writers forget the stop; music21 merges them too).
+      if let target = open[key], merged[target].end == entry.note.onset {
         merged[target].duration += entry.note.duration
         merged[target].isTied = true
+        merged[target].isSlurred = merged[target].isSlurred || entry.note.isSlurred
         if !entry.tieStart { open[key] = nil }
         continue
       }
       merged.append(entry.note)
-      if entry.tieStart { open[key] = merged.count - 1 }
+      open[key] = entry.tieStart ? merged.count - 1 : nil
     }
     for i in merged.indices {
       let start = score.seconds(atQuarter: merged[i].onset)
@@ -179,9 +194,10 @@ extension Score {
       merged[i].durationSeconds = score.seconds(atQuarter: merged[i].end) - start
     }
     let partOrder = Dictionary(reader.parts.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
+    // Onset, part, grace notes before the notes they lead to, pitch (rests first).
     score.notes = merged.enumerated().sorted { a, b in
-      let left = (a.element.onset, partOrder[a.element.part] ?? 0, a.element.soundingPitch?.rawValue ?? -1, a.offset)
-      let right = (b.element.onset, partOrder[b.element.part] ?? 0, b.element.soundingPitch?.rawValue ?? -1, b.offset)
+      let left = (a.element.onset, partOrder[a.element.part] ?? 0, a.element.isGrace ? 0 : 1, a.element.soundingPitch?.rawValue ?? -1, a.offset)
+      let right = (b.element.onset, partOrder[b.element.part] ?? 0, b.element.isGrace ? 0 : 1, b.element.soundingPitch?.rawValue ?? -1, b.offset)
       return left < right
     }.map(\.element)
     return score

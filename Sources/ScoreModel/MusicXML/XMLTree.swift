@@ -94,6 +94,17 @@ private struct XMLTreeParser {
     .invalidXML(line: line, column: index - lineStart + 1, reason: reason)
   }
 
+  /// An error at an earlier byte offset (line and column counted from the start).
+  func error(_ reason: String, at offset: Int) -> ScoreModelError {
+    var line = 1
+    var lineStart = 0
+    for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+      line += 1
+      lineStart = i + 1
+    }
+    return .invalidXML(line: line, column: offset - lineStart + 1, reason: reason)
+  }
+
   var atEnd: Bool { index >= bytes.count }
 
   func peek(_ offset: Int = 0) -> UInt8? {
@@ -285,8 +296,10 @@ private struct XMLTreeParser {
     var rest = Substring(text)
     while let amp = rest.firstIndex(of: "&") {
       out += rest[..<amp]
+      // The byte offset of the "&", for the error's place.
+      let at = raw.startIndex + text.utf8.distance(from: text.startIndex, to: amp)
       guard let semicolon = rest[amp...].firstIndex(of: ";"), rest.distance(from: amp, to: semicolon) <= 12 else {
-        throw error("an \"&\" that starts no entity")
+        throw error("an \"&\" that starts no entity", at: at)
       }
       let entity = rest[rest.index(after: amp)..<semicolon]
       switch entity {
@@ -303,7 +316,7 @@ private struct XMLTreeParser {
           value = UInt32(entity.dropFirst(), radix: 10)
         }
         guard let code = value, let scalar = Unicode.Scalar(code) else {
-          throw error("unknown entity &\(entity);")
+          throw error("unknown entity &\(entity);", at: at)
         }
         out.unicodeScalars.append(scalar)
       }
