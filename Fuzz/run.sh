@@ -3,6 +3,7 @@
 #   Fuzz/run.sh wav [seconds]      fuzz the WAV parser (default 60 s)
 #   Fuzz/run.sh midi [seconds]     fuzz the Standard MIDI File reader and writer, and MIDI JSON
 #   Fuzz/run.sh zip [seconds]      fuzz the ZIP reader and the DEFLATE decoder (ScoreModel)
+#   Fuzz/run.sh musicxml [seconds] fuzz the XML reader and the MusicXML importer (ScoreModel)
 # Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
 # test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them;
 # for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests).
@@ -49,7 +50,15 @@ case "$target" in
     cp Tests/ScoreModelTests/Fixtures/zip/*.zip "$out/corpus/" 2>/dev/null || true
     cp Tests/ScoreModelTests/Fixtures/zip/fuzz/* "$out/corpus/" 2>/dev/null || true
     ;;
-  *) echo "unknown fuzz target: $target (known: wav, midi, zip)" >&2; exit 2 ;;
+  musicxml)
+    module=ScoreModel
+    sources=($(find Sources/ScoreModel -name '*.swift' | sort) Fuzz/MusicXMLFuzz/MusicXMLFuzz.swift)
+    objects=()
+    cp Tests/ScoreModelTests/Fixtures/musicxml/*.xml Tests/ScoreModelTests/Fixtures/musicxml/*.musicxml \
+      Tests/ScoreModelTests/Fixtures/musicxml/*.mxl "$out/corpus/" 2>/dev/null || true
+    cp Tests/ScoreModelTests/Fixtures/musicxml/fuzz/* "$out/corpus/" 2>/dev/null || true
+    ;;
+  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml)" >&2; exit 2 ;;
 esac
 swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
 "$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1 \
