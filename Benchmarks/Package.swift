@@ -42,6 +42,15 @@ let package = Package(
       path: "Benchmarks/MIDIJSONBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
+    .executableTarget(
+      name: "ScoreModelBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "ScoreModel", package: "Etude"),
+      ],
+      path: "Benchmarks/ScoreModelBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
   ],
   swiftLanguageModes: [.v6]
 )
