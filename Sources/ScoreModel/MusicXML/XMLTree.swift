@@ -13,7 +13,8 @@ struct XMLTree {
     var name: String
     var attributes: [(name: String, value: String)] = []
     var children: [Element] = []
-    /// The element's own text (text directly inside it, concatenated, not trimmed).
+    /// The element's own text (text directly inside it, concatenated, not trimmed; whitespace
+    /// only between child elements is dropped).
     var text = ""
     /// The 1-based line of its start tag.
     var line: Int
@@ -45,25 +46,114 @@ struct XMLTree {
   ///
   /// - Throws: ``ScoreModelError/invalidXML(line:column:reason:)``.
   init(bytes input: [UInt8]) throws(ScoreModelError) {
-    var parser = XMLTreeParser(bytes: Self.utf8(input))
+    var parser = XMLTreeParser(bytes: try Self.utf8(input))
     root = try parser.document()
   }
 
-  /// The bytes as UTF-8: UTF-16 with a byte-order mark is transcoded, a UTF-8 mark dropped.
-  private static func utf8(_ bytes: [UInt8]) -> [UInt8] {
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return Array(bytes.dropFirst(3)) }
-    let littleEndian = bytes.starts(with: [0xFF, 0xFE])
-    guard littleEndian || bytes.starts(with: [0xFE, 0xFF]) else { return bytes }
-    var units: [UInt16] = []
-    units.reserveCapacity(bytes.count / 2)
-    var i = 2
-    while i + 1 < bytes.count {
-      let a = UInt16(bytes[i])
-      let b = UInt16(bytes[i + 1])
-      units.append(littleEndian ? a | b << 8 : a << 8 | b)
-      i += 2
+  /// The bytes as UTF-8: UTF-16 with a byte-order mark is transcoded, a UTF-8 mark dropped;
+  /// anything that is not valid UTF-8 (or UTF-16) is an error at its line and column.
+  private static func utf8(_ bytes: [UInt8]) throws(ScoreModelError) -> [UInt8] {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+      let body = Array(bytes.dropFirst(3))
+      try validateUTF8(body)
+      return body
     }
-    return Array(String(decoding: units, as: UTF16.self).utf8)
+    let littleEndian = bytes.starts(with: [0xFF, 0xFE])
+    guard littleEndian || bytes.starts(with: [0xFE, 0xFF]) else {
+      try validateUTF8(bytes)
+      return bytes
+    }
+    return try transcodeUTF16(bytes, littleEndian: littleEndian)
+  }
+
+  /// Throws at the first byte that does not continue a well-formed UTF-8 sequence (overlong
+  /// forms, surrogates and code points past U+10FFFF included).
+  private static func validateUTF8(_ bytes: [UInt8]) throws(ScoreModelError) {
+    let count = bytes.count
+    var i = 0
+    while i < count {
+      let lead = bytes[i]
+      if lead < 0x80 {
+        i += 1
+        continue
+      }
+      var length = 0
+      var lower: UInt8 = 0x80
+      var upper: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; lower = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; upper = 0x9F
+      case 0xF0: length = 4; lower = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; upper = 0x8F
+      default: throw invalidText(bytes, at: i, "text that is not valid UTF-8")
+      }
+      guard i + length <= count else { throw invalidText(bytes, at: i, "text that is not valid UTF-8") }
+      let second = bytes[i + 1]
+      guard second >= lower, second <= upper else { throw invalidText(bytes, at: i, "text that is not valid UTF-8") }
+      for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 {
+        throw invalidText(bytes, at: i, "text that is not valid UTF-8")
+      }
+      i += length
+    }
+  }
+
+  /// UTF-16 (after its byte-order mark) as UTF-8; an unpaired surrogate is an error.
+  private static func transcodeUTF16(_ bytes: [UInt8], littleEndian: Bool) throws(ScoreModelError) -> [UInt8] {
+    var out: [UInt8] = []
+    out.reserveCapacity(bytes.count / 2)
+    var i = 2
+    var lineCount = 1
+    func unit(_ at: Int) -> UInt32 {
+      let a = UInt32(bytes[at])
+      let b = UInt32(bytes[at + 1])
+      return littleEndian ? a | b << 8 : a << 8 | b
+    }
+    func failure() -> ScoreModelError {
+      .invalidXML(line: lineCount, column: 1, reason: "an unpaired UTF-16 surrogate")
+    }
+    while i + 1 < bytes.count {
+      var scalar = unit(i)
+      i += 2
+      if scalar >= 0xD800, scalar <= 0xDFFF {
+        guard scalar <= 0xDBFF, i + 1 < bytes.count else { throw failure() }
+        let low = unit(i)
+        guard low >= 0xDC00, low <= 0xDFFF else { throw failure() }
+        i += 2
+        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+      }
+      switch scalar {
+      case 0..<0x80:
+        if scalar == 0x0A { lineCount += 1 }
+        out.append(UInt8(scalar))
+      case 0x80..<0x800:
+        out.append(UInt8(0xC0 | scalar >> 6))
+        out.append(UInt8(0x80 | scalar & 0x3F))
+      case 0x800..<0x10000:
+        out.append(UInt8(0xE0 | scalar >> 12))
+        out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        out.append(UInt8(0x80 | scalar & 0x3F))
+      default:
+        out.append(UInt8(0xF0 | scalar >> 18))
+        out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
+        out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
+        out.append(UInt8(0x80 | scalar & 0x3F))
+      }
+    }
+    return out
+  }
+
+  /// An error at a byte offset, with its line and column counted from the start.
+  static func invalidText(_ bytes: [UInt8], at offset: Int, _ reason: String) -> ScoreModelError {
+    var line = 1
+    var lineStart = 0
+    for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
+      line += 1
+      lineStart = i + 1
+    }
+    return .invalidXML(line: line, column: offset - lineStart + 1, reason: reason)
   }
 }
 
@@ -83,26 +173,31 @@ extension Unicode.Scalar {
 
 /// The recursive-descent reader behind ``XMLTree``.
 private struct XMLTreeParser {
+  /// The document, valid UTF-8.
   let bytes: [UInt8]
   var index = 0
-  var line = 1
-  var lineStart = 0
+  /// Lines are counted lazily: `countedLine` is the line at byte `countedUpTo`.
+  var countedUpTo = 0
+  var countedLine = 1
 
   init(bytes: [UInt8]) { self.bytes = bytes }
 
-  func error(_ reason: String) -> ScoreModelError {
-    .invalidXML(line: line, column: index - lineStart + 1, reason: reason)
+  /// The 1-based line of the current byte.
+  mutating func line() -> Int {
+    var i = countedUpTo
+    while i < index {
+      if bytes[i] == 0x0A { countedLine += 1 }
+      i += 1
+    }
+    countedUpTo = i
+    return countedLine
   }
 
-  /// An error at an earlier byte offset (line and column counted from the start).
+  func error(_ reason: String) -> ScoreModelError { error(reason, at: index) }
+
+  /// An error at a byte offset (line and column counted from the start).
   func error(_ reason: String, at offset: Int) -> ScoreModelError {
-    var line = 1
-    var lineStart = 0
-    for i in 0..<min(offset, bytes.count) where bytes[i] == 0x0A {
-      line += 1
-      lineStart = i + 1
-    }
-    return .invalidXML(line: line, column: offset - lineStart + 1, reason: reason)
+    XMLTree.invalidText(bytes, at: offset, reason)
   }
 
   var atEnd: Bool { index >= bytes.count }
@@ -121,17 +216,13 @@ private struct XMLTreeParser {
   }
 
   mutating func advance(_ count: Int = 1) {
-    for _ in 0..<count where index < bytes.count {
-      if bytes[index] == 0x0A {
-        line += 1
-        lineStart = index + 1
-      }
-      index += 1
-    }
+    index = min(index + count, bytes.count)
   }
 
+  static func isWhitespace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+
   mutating func skipWhitespace() {
-    while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { advance() }
+    while index < bytes.count, Self.isWhitespace(bytes[index]) { index += 1 }
   }
 
   /// Skips past `terminator`, or throws `reason` at the end of the text.
@@ -213,7 +304,7 @@ private struct XMLTreeParser {
 
   mutating func element(depth: Int) throws(ScoreModelError) -> XMLTree.Element {
     guard depth < XMLTree.maximumDepth else { throw error("elements nested deeper than \(XMLTree.maximumDepth) levels") }
-    let startLine = line
+    let startLine = line()
     advance()  // <
     var element = XMLTree.Element(name: try name(), line: startLine)
     // Attributes.
@@ -255,8 +346,16 @@ private struct XMLTreeParser {
       guard let byte = peek() else { throw error("unterminated element <\(element.name)> opened on line \(startLine)") }
       if byte != UInt8(ascii: "<") {
         let start = index
-        while let b = peek(), b != UInt8(ascii: "<") { advance() }
-        text += Array(try decodeEntities(bytes[start..<index]).utf8)
+        var entities = false
+        while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
+          if bytes[index] == UInt8(ascii: "&") { entities = true }
+          index += 1
+        }
+        if entities {
+          text += Array(try decodeEntities(bytes[start..<index]).utf8)
+        } else {
+          text += bytes[start..<index]
+        }
         continue
       }
       if looking(at: "</") {
@@ -268,7 +367,10 @@ private struct XMLTreeParser {
         skipWhitespace()
         guard peek() == UInt8(ascii: ">") else { throw error("expected \">\" to close </\(closing)>") }
         advance()
-        element.text = String(decoding: text, as: UTF8.self)
+        // Indentation between child elements is not kept.
+        if !(element.children.count > 0 && text.allSatisfy(Self.isWhitespace)) {
+          element.text = String(decoding: text, as: UTF8.self)
+        }
         return element
       }
       if looking(at: "<!--") {
@@ -288,9 +390,9 @@ private struct XMLTreeParser {
     }
   }
 
-  /// Decodes `&lt;`-style entities and character references; the bytes must be valid UTF-8.
+  /// Decodes `&lt;`-style entities and character references (the document is valid UTF-8).
   func decodeEntities(_ raw: ArraySlice<UInt8>) throws(ScoreModelError) -> String {
-    guard let text = String(validating: raw, as: UTF8.self) else { throw error("text that is not valid UTF-8") }
+    let text = String(decoding: raw, as: UTF8.self)
     guard raw.contains(UInt8(ascii: "&")) else { return text }
     var out = ""
     var rest = Substring(text)

@@ -194,6 +194,37 @@ let fourFour = "<attributes><divisions>2</divisions><key><fifths>0</fifths></key
   func badInputIsATypedErrorWithItsPlace(xml: String, message: String) {
     #expect(performing: { try Score(musicXML: Data(xml.utf8)) }, throws: { ($0 as? ScoreModelError)?.description == message })
   }
+
+  @Test func textEncodingsAreCheckedAndUTF16IsRead() throws {
+    let xml = "<score-partwise><part-list><score-part id=\"P1\"><part-name>Fl\u{FB}te \u{1D11E}</part-name></score-part></part-list><part id=\"P1\"><measure number=\"1\">\(fourFour)\(note("C", 5, 4))</measure></part></score-partwise>"
+    var littleEndian: [UInt8] = [0xFF, 0xFE]
+    var bigEndian: [UInt8] = [0xFE, 0xFF]
+    for unit in xml.utf16 {
+      littleEndian += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+      bigEndian += [UInt8(unit >> 8), UInt8(unit & 0xFF)]
+    }
+    for bytes in [littleEndian, bigEndian, [0xEF, 0xBB, 0xBF] + Array(xml.utf8)] {
+      let score = try Score(musicXML: Data(bytes))
+      #expect(score.parts.map(\.name) == ["Fl\u{FB}te \u{1D11E}"])
+      #expect(score.notes.count == 1)
+    }
+    // A lone low surrogate, a truncated sequence, an overlong form and an encoded surrogate.
+    let broken: [[UInt8]] = [
+      littleEndian.prefix(8) + [0x00, 0xDC] + littleEndian.dropFirst(8),
+      Array("<a>\n<b>".utf8) + [0xE2, 0x82] + Array("</b></a>".utf8),
+      Array("<a>".utf8) + [0xC0, 0xAF] + Array("</a>".utf8),
+      Array("<a>".utf8) + [0xED, 0xA0, 0x80] + Array("</a>".utf8),
+    ]
+    let messages = [
+      "not well-formed XML at line 1, column 1: an unpaired UTF-16 surrogate",
+      "not well-formed XML at line 2, column 4: text that is not valid UTF-8",
+      "not well-formed XML at line 1, column 4: text that is not valid UTF-8",
+      "not well-formed XML at line 1, column 4: text that is not valid UTF-8",
+    ]
+    for (bytes, message) in zip(broken, messages) {
+      #expect(performing: { try Score(musicXML: Data(bytes)) }, throws: { ($0 as? ScoreModelError)?.description == message })
+    }
+  }
 }
 
 @Suite struct ScoreClockTests {
