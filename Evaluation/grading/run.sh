@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# One command for the performance-grading evaluation (issue 7): install what is missing, build the
+# CLI, generate the set (MusicXML scores, performances with injected errors rendered with
+# fluidsynth + FluidR3_GM, a truth file per take), run `etude grade` and the 2018 reference grader
+# on every take, score both, write results.md. Run from anywhere (as root for the apt step):
+#   bash Evaluation/grading/run.sh [--quick] [--etude PATH] [--graders LIST] [--jobs N] [--reuse]
+#   --quick          12 small takes (+ the 3-minute CPU take): work/results-quick.md, not results.md
+#   --etude PATH     use this etude binary instead of building one ("" = Etude not available)
+#   --graders LIST   comma list of etude, ref2018, refdp (default all three)
+#   --reuse          re-score the saved grader outputs in work/out/ without running them again
+# Other options go to evaluate.py (see its --help).
+set -euo pipefail
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+WORK="$HERE/work"
+export GRADING_EVAL_START="$(date +%s)"
+export GRADING_EVAL_COMMAND="bash Evaluation/grading/run.sh${*:+ $*}"
+export PYTHONDONTWRITEBYTECODE=1   # no __pycache__ in the repository
+
+ETUDE="__build__"
+QUICK=()
+GRADERS="etude,ref2018,refdp"
+PASS=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --etude) ETUDE="$2"; shift 2 ;;
+    --etude=*) ETUDE="${1#*=}"; shift ;;
+    --quick) QUICK=(--quick); PASS+=(--quick); shift ;;
+    --graders) GRADERS="$2"; PASS+=(--graders "$2"); shift 2 ;;
+    --graders=*) GRADERS="${1#*=}"; PASS+=("$1"); shift ;;
+    *) PASS+=("$1"); shift ;;
+  esac
+done
+
+# --- system packages (Debian): fluidsynth + FluidR3_GM, sox, aubio's Python module, venv
+need=()
+command -v fluidsynth >/dev/null || need+=(fluidsynth)
+[ -f /usr/share/sounds/sf2/FluidR3_GM.sf2 ] || need+=(fluid-soundfont-gm)
+command -v sox >/dev/null || need+=(sox)
+/usr/bin/python3 -c 'import aubio' 2>/dev/null || need+=(python3-aubio)
+/usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || need+=(python3-venv)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing ${need[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# --- Python: a venv on Debian's python3 that sees python3-aubio (built against Debian's numpy,
+# so numpy stays at that version), with mido and soundfile from PyPI.
+VENV="$WORK/venv"
+PY="$VENV/bin/python"
+if [ ! -x "$PY" ]; then
+  mkdir -p "$WORK"
+  /usr/bin/python3 -m venv --system-site-packages "$VENV"
+fi
+if ! "$PY" -c 'import mido, soundfile, numpy, aubio' 2>/dev/null; then
+  NUMPY="$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')"
+  echo "numpy==$NUMPY" >"$WORK/constraints.txt"
+  "$PY" -m pip install -q --disable-pip-version-check -c "$WORK/constraints.txt" mido soundfile
+fi
+
+# --- the etude binary (skipped when Etude is not asked for). A failed build, or a binary without
+# the `grade` command, is reported as "Etude not available", not as a failed run.
+if [[ ",$GRADERS," != *",etude,"* ]]; then
+  ETUDE=""
+elif [ "$ETUDE" = "__build__" ]; then
+  if (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval); then
+    ETUDE="$ROOT/.build-eval/release/etude"
+  else
+    echo "warning: building etude failed; Etude is reported as not available" >&2
+    ETUDE=""
+  fi
+fi
+
+"$PY" "$HERE/gen_set.py" "${QUICK[@]}"
+"$PY" "$HERE/evaluate.py" --etude "$ETUDE" "${PASS[@]}"
+echo "run time: $(( $(date +%s) - GRADING_EVAL_START )) s"
