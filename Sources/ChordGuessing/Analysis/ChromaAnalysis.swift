@@ -65,6 +65,8 @@ struct ChromaAnalysis: ~Copyable {
   private let whitened: UnsafeMutableBufferPointer<Float>
   private let prefix: UnsafeMutableBufferPointer<Double>
   private let prefixSquares: UnsafeMutableBufferPointer<Double>
+  /// Per note: its activation as far as its fundamental is present (for the bass chroma).
+  private let bassActivations: UnsafeMutableBufferPointer<Float>
   private let whitening: Double
   private let silenceDBFS: Double
   private var transcription: NoteTranscription
@@ -160,6 +162,8 @@ struct ChromaAnalysis: ~Copyable {
     prefix.initialize(repeating: 0)
     prefixSquares = .allocate(capacity: layout.binCount + 1)
     prefixSquares.initialize(repeating: 0)
+    bassActivations = .allocate(capacity: layout.highestNote - layout.lowestNote + 1)
+    bassActivations.initialize(repeating: 0)
     whitening = configuration.whitening
     silenceDBFS = configuration.silenceDBFS
 
@@ -205,6 +209,7 @@ struct ChromaAnalysis: ~Copyable {
     whitened.deallocate()
     prefix.deallocate()
     prefixSquares.deallocate()
+    bassActivations.deallocate()
   }
 
   /// The most frames one `advance` pass over `count` input frames (or the finishing pass, for
@@ -436,10 +441,11 @@ struct ChromaAnalysis: ~Copyable {
     }
   }
 
-  /// Treble chroma: each pitch class's summed note activations. Bass chroma: which pitch class
-  /// is the lowest note clearly present — walking up from E1, a note counts as present in
-  /// proportion to its activation, fully from ``bassPresence`` of the strongest note, and
-  /// takes the share of the bass that lower notes left over.
+  /// Treble chroma: each pitch class's note activations, relative to the strongest note, to
+  /// the power ``loudnessExponent``, weighted by register (``trebleWeight(note:)``), summed.
+  /// Bass chroma: which pitch class is the lowest note clearly present — walking up from C1, a
+  /// note counts as present in proportion to its activation, fully from ``bassPresence`` of
+  /// the strongest note, and takes the share of the bass that lower notes left over.
   @_noLocks
   private func noteChroma(treble: inout Chroma, bass: inout Chroma) {
     let x = transcription.activations
@@ -454,12 +460,32 @@ struct ChromaAnalysis: ~Copyable {
       // RT-audited: libm's pow is a pure function; it neither allocates nor locks.
       treble[(lowestNote + i) % 12] += weight * _unsafePerformance { pow(relative, exponent) }
     }
+    // The bass counts a note only as far as its fundamental is in the spectrum: a note found
+    // through a weak-fundamental profile can be the sub-octave echo of real notes' partials
+    // (a G2 explaining G3, D4 and G4), whose fundamental bin is empty.
+    let expected = transcription.expectedFundamentals
+    let fundamental = bassActivations
+    var strongest: Float = 0
+    for i in 0..<noteCount {
+      var value = x[i]
+      if expected[i] > 0 {
+        let centre = 3 * (lowestNote + i - lowestBinMIDI)
+        var observed: Float = 0
+        for j in (centre - 1)...(centre + 1) where j >= 0 && j < binCount {
+          if whitened[j] > observed { observed = whitened[j] }
+        }
+        value *= min(1, observed / expected[i])
+      }
+      fundamental[i] = value
+      if value > strongest { strongest = value }
+    }
+    guard strongest > 0 else { return }
     var remaining: Float = 1
-    let threshold = bassPresence * largest
+    let threshold = bassPresence * strongest
     for i in 0..<noteCount {
       if lowestNote + i < lowestBassNote { continue }
       if lowestNote + i > highestBassNote { break }
-      let presence = min(1, x[i] / threshold)
+      let presence = min(1, fundamental[i] / threshold)
       guard presence > 0 else { continue }
       bass[(lowestNote + i) % 12] += remaining * presence
       remaining *= 1 - presence

@@ -30,8 +30,12 @@ struct NoteTranscription: ~Copyable {
   /// `EᵀE`, `noteCount × noteCount`, row-major.
   private let gram: UnsafeMutableBufferPointer<Double>
 
-  /// The activations of the last ``solve(_:)``, one per note.
+  /// The activations of the last ``solve(_:)``, one per note (summed over the profiles).
   let activations: UnsafeMutableBufferPointer<Float>
+  /// The fundamental each note's activations predict, one per note: `Σ_p x[n, p] · a[p, 1]`.
+  let expectedFundamentals: UnsafeMutableBufferPointer<Float>
+  /// The first partial's amplitude in each profile.
+  private let fundamentalAmplitudes: UnsafeMutableBufferPointer<Double>
   /// `‖E·x‖² / ‖y‖²` for the last solve: the fraction of the spectrum the notes explain.
   private(set) var explainedFraction: Float = 0
 
@@ -114,6 +118,12 @@ struct NoteTranscription: ~Copyable {
     }
     activations = .allocate(capacity: notes)
     activations.initialize(repeating: 0)
+    expectedFundamentals = .allocate(capacity: notes)
+    expectedFundamentals.initialize(repeating: 0)
+    fundamentalAmplitudes = .allocate(capacity: profiles.count)
+    for (p, profile) in profiles.enumerated() {
+      fundamentalAmplitudes.initializeElement(at: p, to: (profile.first ?? 0) / max(1e-12, profile.max() ?? 1))
+    }
     b = .allocate(capacity: n)
     b.initialize(repeating: 0)
     x = .allocate(capacity: n)
@@ -140,6 +150,8 @@ struct NoteTranscription: ~Copyable {
     values.deallocate()
     gram.deallocate()
     activations.deallocate()
+    expectedFundamentals.deallocate()
+    fundamentalAmplitudes.deallocate()
     b.deallocate()
     x.deallocate()
     z.deallocate()
@@ -178,7 +190,10 @@ struct NoteTranscription: ~Copyable {
     }
     explainedFraction = 0
     guard energy > 0, largest > 0 else {
-      for note in 0..<noteCount { activations[note] = 0 }
+      for note in 0..<noteCount {
+        activations[note] = 0
+        expectedFundamentals[note] = 0
+      }
       return
     }
     // Stop when no note correlates with what is left to explain by more than 1 % of the
@@ -256,8 +271,13 @@ struct NoteTranscription: ~Copyable {
     var explained = 0.0
     for note in 0..<noteCount {
       var sum = 0.0
-      for p in 0..<profileCount { sum += x[note * profileCount + p] }
+      var fundamental = 0.0
+      for p in 0..<profileCount {
+        sum += x[note * profileCount + p]
+        fundamental += x[note * profileCount + p] * fundamentalAmplitudes[p]
+      }
       activations[note] = Float(sum)
+      expectedFundamentals[note] = Float(fundamental)
     }
     for column in 0..<n { explained += x[column] * b[column] }
     explainedFraction = Float(max(0, min(1, explained / energy)))

@@ -42,8 +42,12 @@ struct ChordModel: ~Copyable {
   let inversionLogPrior: Float = -0.7
   /// The template-distance scale: log-emission `−scale · δ / ‖c‖`.
   let distanceScale: Float = 150
-  /// A frame whose harmonicity is below this is treated as noise: chords lose, N wins.
-  let harmonicityFloor: Float = 0.5
+  /// A frame whose harmonicity is below this is noise: only N.
+  let harmonicityFloor: Float = 0.4
+  /// Above the floor, N gains `harmonicityWeight · (harmonicityMidpoint − h)` nats: chords
+  /// on pitched instruments score about 0.9, white and pink noise 0.2 to 0.75.
+  let harmonicityMidpoint: Float = 0.75
+  let harmonicityWeight: Float = 10
   let impossible: Float = -1e30
 
   init(types: [ChordType], allowsInversions: Bool, decision: ChordDecision) {
@@ -190,6 +194,7 @@ struct ChordModel: ~Copyable {
     } else {
       emission[0] = trebleWeight * -2.4849 + bassWeight * -2.4849
     }
+    emission[0] += harmonicityWeight * (harmonicityMidpoint - frame.harmonicity)
     for g in 1..<groupCount {
       let score = groupScore[g]
       let first = groupStart[g]
