@@ -205,7 +205,7 @@ def main():
     systems = {
         "Etude": [],
         "Etude live": ["--live"],
-        "Etude, Stark-style (stark chroma, template distance, Viterbi)": ["--chroma", "stark", "--decision", "distance"],
+        "Etude, Stark-style (live)": ["--live", "--chroma", "stark", "--decision", "distance", "--smoothing", "repeated"],
     }
     if args.systems:
         wanted = args.systems.split(",")
@@ -227,7 +227,7 @@ def main():
             intervals, labels, seconds, latency = run_etude(args.etude, wav, extra)
             cpu[system] += seconds
             results[system][name] = comparisons(ref_intervals, ref_labels, intervals, labels)
-            if latency is not None:
+            if latency is not None and system == "Etude live":
                 live_latency = latency
                 if info["condition"] == "clean":
                     lat += latencies(ref_intervals, ref_labels, intervals, labels, latency)
