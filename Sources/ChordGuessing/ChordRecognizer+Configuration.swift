@@ -89,7 +89,8 @@ extension ChordRecognizer {
           expected: "one of " + types.map(\.description).joined(separator: ","))
       }
       guard meanChordSeconds.isFinite, (0.2...60).contains(meanChordSeconds) else {
-        throw .invalidParameter(name: "mean chord duration", value: "\(meanChordSeconds)", expected: "0.2...60 s")
+        throw .invalidParameter(
+          name: "mean chord duration", value: "\(meanChordSeconds)", expected: "0.2...60 s")
       }
       if case .repeated(let count) = smoothing, !(1...100).contains(count) {
         throw .invalidParameter(name: "repeat count", value: "\(count)", expected: "1...100 frames")

@@ -125,7 +125,9 @@ public final class ChordRecognizer {
   /// - Returns: The number of changes written to the start of `changes`, in time order.
   /// - Note: Real-time safe.
   @_noLocks
-  public func process(_ frames: UnsafeBufferPointer<Float>, into changes: UnsafeMutableBufferPointer<ChordChange>)
+  public func process(
+    _ frames: UnsafeBufferPointer<Float>, into changes: UnsafeMutableBufferPointer<ChordChange>
+  )
     -> Int
   {
     var offset = 0

@@ -60,7 +60,9 @@ public final class ChordTranscriber {
       decision: configuration.decision)
     mask = ChordRecognizer.mask(of: configuration.enabledTypes, in: configuration.types)
     var enabledGroups = 0
-    for g in 0..<model.groupCount where model.isEnabled(model.groupStart[g], mask: mask) { enabledGroups += 1 }
+    for g in 0..<model.groupCount where model.isEnabled(model.groupStart[g], mask: mask) {
+      enabledGroups += 1
+    }
     let leave = min(0.25, configuration.chroma.hopSeconds / configuration.meanChordSeconds)
     var stay: [Float] = []
     var bass: [Float] = []
@@ -78,7 +80,8 @@ public final class ChordTranscriber {
     // λ = 100 in log₁₀(1 + λ·X): level-independent for input above about −40 dBFS; only the
     // onsets' order of strength near a chord change matters here.
     onsetDetector = try SpectralFluxOnsetDetector(
-      configuration: .init(sampleRate: configuration.chroma.sampleRate / Double(decimation), logScale: 100))
+      configuration: .init(
+        sampleRate: configuration.chroma.sampleRate / Double(decimation), hopSeconds: 0.01, logScale: 100))
     delta = .allocate(capacity: model.stateCount)
     delta.initialize(repeating: 0)
     next = .allocate(capacity: model.stateCount)
@@ -118,7 +121,8 @@ public final class ChordTranscriber {
 
   /// Runs the onset detector over ``decimated`` (or finishes it) and keeps its onsets.
   private func detectOnsets(finishing: Bool) {
-    let needed = max(onsetDetector.maximumOnsets(forFrames: decimated.count), onsetDetector.maximumOnsets(forFrames: 0))
+    let needed = max(
+      onsetDetector.maximumOnsets(forFrames: decimated.count), onsetDetector.maximumOnsets(forFrames: 0))
     if onsetScratch.count < needed {
       onsetScratch = [Onset](repeating: Onset(time: 0, strength: 0), count: needed)
     }
@@ -167,7 +171,8 @@ public final class ChordTranscriber {
         if end > start {
           let s = path[frame]
           let label = ChordLabels.label(
-            root: model.stateRoot[s], typeIndex: model.stateType[s], bassSemitones: model.stateBassInterval[s],
+            root: model.stateRoot[s], typeIndex: model.stateType[s],
+            bassSemitones: model.stateBassInterval[s],
             types: types)
           if let last = segments.last, last.label == label {
             segments[segments.count - 1].end = end

@@ -92,7 +92,8 @@ extension Chromagram {
         throw .invalidParameter(name: "reference pitch", value: "\(referenceHz)", expected: "400...480 Hz")
       }
       guard [2048, 4096, 8192].contains(frameSize) else {
-        throw .invalidParameter(name: "chroma frame size", value: "\(frameSize)", expected: "2048, 4096 or 8192")
+        throw .invalidParameter(
+          name: "chroma frame size", value: "\(frameSize)", expected: "2048, 4096 or 8192")
       }
       guard (1...frameSize).contains(hopSize) else {
         throw .invalidParameter(name: "chroma hop size", value: "\(hopSize)", expected: "1...\(frameSize)")
@@ -106,12 +107,14 @@ extension Chromagram {
         throw .invalidParameter(name: "whitening", value: "\(whitening)", expected: "0...1")
       }
       guard silenceDBFS.isFinite, silenceDBFS < 0 else {
-        throw .invalidParameter(name: "silence level", value: "\(silenceDBFS)", expected: "a finite level below 0 dBFS")
+        throw .invalidParameter(
+          name: "silence level", value: "\(silenceDBFS)", expected: "a finite level below 0 dBFS")
       }
       switch tuning {
       case .estimated(let seconds):
         guard seconds.isFinite, seconds > 0 else {
-          throw .invalidParameter(name: "tuning time constant", value: "\(seconds)", expected: "a finite time > 0 s")
+          throw .invalidParameter(
+            name: "tuning time constant", value: "\(seconds)", expected: "a finite time > 0 s")
         }
       case .fixed(let cents):
         guard cents.isFinite, (-50...50).contains(cents) else {

@@ -72,7 +72,9 @@ public final class Chromagram {
   /// - Returns: The number of chroma frames written to the start of `output`, in time order.
   /// - Note: Real-time safe.
   @_noLocks
-  public func process(_ frames: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<ChromaFrame>)
+  public func process(
+    _ frames: UnsafeBufferPointer<Float>, into output: UnsafeMutableBufferPointer<ChromaFrame>
+  )
     -> Int
   {
     var offset = 0

@@ -38,5 +38,3 @@ public struct NoteProfile: Sendable, Hashable, Codable {
       && partialAmplitudes.allSatisfy { $0.isFinite && $0 >= 0 } && partialAmplitudes.contains { $0 > 0 }
   }
 }
-
-

@@ -41,7 +41,9 @@ struct ChordsCommand: ParsableCommand {
   @Option(help: "Decision: likelihood or distance (Stark's template distance).")
   var decision: ChordDecision = .likelihood
 
-  @Option(help: "Live smoothing: hmm (forward filter), none, or repeated (Chordabra: the same chord twice in a row).")
+  @Option(
+    help:
+      "Live smoothing: hmm (forward filter), none, or repeated (Chordabra: the same chord twice in a row).")
   var smoothing: SmoothingOption = .hmm
 
   @Option(help: "Tuning: auto (estimated) or a fixed offset in cents from A4 = 440 Hz (-50...50).")
@@ -76,7 +78,8 @@ struct ChordsCommand: ParsableCommand {
   func enabledTypes() throws -> [ChordType] {
     guard let types else { return ChordRecognizer.Configuration.standardTypes }
     var result: [ChordType] = []
-    for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) where !name.isEmpty {
+    for name in types.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+    where !name.isEmpty {
       do {
         let type = try ChordType(harte: name == "6" ? "maj6" : name)
         if !result.contains(type) { result.append(type) }
@@ -175,7 +178,10 @@ struct ChordsCommand: ParsableCommand {
   func liveSegments(_ input: MonoInput, configuration: ChordRecognizer.Configuration) throws {
     let recognizer = try ChordRecognizer(configuration: configuration)
     FileHandle.standardError.write(
-      Data(String(format: "live: each change is reported %.3f s after its start time\n", recognizer.latencySeconds).utf8))
+      Data(
+        String(
+          format: "live: each change is reported %.3f s after its start time\n", recognizer.latencySeconds
+        ).utf8))
     let block = 4096
     var scratch = [ChordChange](
       repeating: ChordChange(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 0),

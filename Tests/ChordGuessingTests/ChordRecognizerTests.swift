@@ -17,7 +17,8 @@ import _TestSupport
 
   /// Each chord `seconds` long; the labels found at the middle of each.
   static func labels(
-    _ chords: [[Int]], seconds: Double = 1.2, cents: Double = 0, configuration: ChordRecognizer.Configuration? = nil
+    _ chords: [[Int]], seconds: Double = 1.2, cents: Double = 0,
+    configuration: ChordRecognizer.Configuration? = nil
   ) throws -> [String] {
     let signal = ChordTestSignals.progression(chords, seconds: seconds, sampleRate: rate, cents: cents)
     let recognizer = try ChordRecognizer(configuration: configuration ?? .init(sampleRate: rate))
@@ -39,7 +40,8 @@ import _TestSupport
 
   @Test(arguments: [-30.0, 30])
   func aDetunedInstrumentIsRecognizedAsWell(cents: Double) throws {
-    let found = try Self.labels([[48, 60, 64, 67], [45, 57, 60, 64], [41, 57, 60, 65], [43, 55, 59, 62, 65]], cents: cents)
+    let found = try Self.labels(
+      [[48, 60, 64, 67], [45, 57, 60, 64], [41, 57, 60, 65], [43, 55, 59, 62, 65]], cents: cents)
     #expect(found == ["C:maj", "A:min", "F:maj", "G:7"])
   }
 
@@ -63,7 +65,8 @@ import _TestSupport
       #expect(segments.map(\.label) == [.noChord], "\(name): \(segments)")
     }
     // A chord between silences: N, the chord, N.
-    let chord = ChordTestSignals.chord([45, 57, 60, 64], seconds: 1, sampleRate: Self.rate, decaySeconds: 100)
+    let chord = ChordTestSignals.chord(
+      [45, 57, 60, 64], seconds: 1, sampleRate: Self.rate, decaySeconds: 100)
     let gap = generator.silence(length: .seconds(0.6))
     let segments = recognizer.segments(for: gap + chord + gap)
     #expect(segments.map(\.label.description) == ["N", "A:min", "N"], "\(segments)")
@@ -73,7 +76,8 @@ import _TestSupport
     let recognizer = try ChordRecognizer(configuration: .init(sampleRate: Self.rate))
     try recognizer.setEnabledTypes([.major, .minor])
     #expect(recognizer.enabledTypes == [.major, .minor])
-    let seventh = ChordTestSignals.chord([43, 55, 59, 62, 65], seconds: 3, sampleRate: Self.rate, decaySeconds: 100)
+    let seventh = ChordTestSignals.chord(
+      [43, 55, 59, 62, 65], seconds: 3, sampleRate: Self.rate, decaySeconds: 100)
     var found: [ChordChange] = []
     var output = [ChordChange](
       repeating: .init(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 0),
@@ -102,7 +106,8 @@ import _TestSupport
   ])
   func everySmoothingFindsTheChords(smoothing: ChordSmoothing) throws {
     let chords = [[48, 60, 64, 67], [45, 57, 60, 64], [43, 55, 59, 62, 65]]
-    let configuration = ChordRecognizer.Configuration(chroma: .init(sampleRate: Self.rate), smoothing: smoothing)
+    let configuration = ChordRecognizer.Configuration(
+      chroma: .init(sampleRate: Self.rate), smoothing: smoothing)
     #expect(try Self.labels(chords, configuration: configuration) == ["C:maj", "A:min", "G:7"])
     // Stark's detector with Chordabra's default vocabulary, major and minor triads.
     let stark = ChordRecognizer.Configuration(
@@ -112,7 +117,8 @@ import _TestSupport
   }
 
   @Test func changesComeOutAtTheDocumentedLatency() throws {
-    let signal = ChordTestSignals.progression([[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 1.5, sampleRate: Self.rate)
+    let signal = ChordTestSignals.progression(
+      [[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 1.5, sampleRate: Self.rate)
     let recognizer = try ChordRecognizer(configuration: .init(sampleRate: Self.rate))
     var output = [ChordChange](
       repeating: .init(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 0),
@@ -165,10 +171,18 @@ import _TestSupport
     let recognizer = try ChordRecognizer(configuration: .init(sampleRate: Self.rate))
     let seventh = recognizer.types.firstIndex(of: .dominantSeventh)!
     let minor = recognizer.types.firstIndex(of: .minor)!
-    #expect(recognizer.label(for: .init(time: 0, root: 7, typeIndex: seventh, bassSemitones: 4, confidence: 1)).description == "G:7/3")
-    #expect(recognizer.label(for: .init(time: 0, root: 10, typeIndex: seventh, bassSemitones: 10, confidence: 1)).description == "Bb:7/b7")
-    #expect(recognizer.label(for: .init(time: 0, root: 9, typeIndex: minor, bassSemitones: 0, confidence: 1)).description == "A:min")
-    #expect(recognizer.label(for: .init(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 1)) == .noChord)
+    #expect(
+      recognizer.label(for: .init(time: 0, root: 7, typeIndex: seventh, bassSemitones: 4, confidence: 1))
+        .description == "G:7/3")
+    #expect(
+      recognizer.label(for: .init(time: 0, root: 10, typeIndex: seventh, bassSemitones: 10, confidence: 1))
+        .description == "Bb:7/b7")
+    #expect(
+      recognizer.label(for: .init(time: 0, root: 9, typeIndex: minor, bassSemitones: 0, confidence: 1))
+        .description == "A:min")
+    #expect(
+      recognizer.label(for: .init(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 1))
+        == .noChord)
   }
 
   @Test func badConfigurationsThrowNamingTheParameter() {

@@ -13,7 +13,8 @@ import _TestSupport
     let chords = [[48, 60, 64, 67], [45, 57, 60, 64, 67], [41, 53, 60, 64, 69], [43, 55, 59, 62, 65]]
     let seconds = 1.3
     let silence = [Float](repeating: 0, count: Int(0.5 * Self.rate))
-    let signal = silence + ChordTestSignals.progression(chords, seconds: seconds, sampleRate: Self.rate) + silence
+    let signal =
+      silence + ChordTestSignals.progression(chords, seconds: seconds, sampleRate: Self.rate) + silence
     let duration = Double(signal.count) / Self.rate
     let segments = try ChordTranscriber.segments(for: signal, configuration: .init(sampleRate: Self.rate))
     #expect(segments.first?.start == 0)
@@ -22,7 +23,8 @@ import _TestSupport
       #expect(a.end == b.start)
       #expect(a.label != b.label)
     }
-    #expect(segments.map(\.label.description) == ["N", "C:maj", "A:min7", "F:maj7", "G:7", "N"], "\(segments)")
+    #expect(
+      segments.map(\.label.description) == ["N", "C:maj", "A:min7", "F:maj7", "G:7", "N"], "\(segments)")
     // Boundaries on the onsets of the chords.
     for (i, segment) in segments.dropFirst().prefix(4).enumerated() {
       #expect(abs(segment.start - (0.5 + Double(i) * seconds)) < 0.03, "\(segment)")
@@ -40,7 +42,8 @@ import _TestSupport
   @Test func anEmptyStreamHasNoSegmentsAndBlocksDoNotMatter() throws {
     let transcriber = try ChordTranscriber(configuration: .init(sampleRate: Self.rate))
     #expect(transcriber.finish().isEmpty)
-    let signal = ChordTestSignals.progression([[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 1, sampleRate: Self.rate)
+    let signal = ChordTestSignals.progression(
+      [[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 1, sampleRate: Self.rate)
     transcriber.reset()
     transcriber.process(signal)
     let whole = transcriber.finish()
@@ -55,7 +58,8 @@ import _TestSupport
   }
 
   @Test func segmentsPrintAsTabSeparatedLines() {
-    let segment = ChordSegment(start: 1.2345, end: 2, label: .chord(Chord(.g, .dominantSeventh, bass: .majorThird)))
+    let segment = ChordSegment(
+      start: 1.2345, end: 2, label: .chord(Chord(.g, .dominantSeventh, bass: .majorThird)))
     #expect(segment.description == "1.235\t2.000\tG:7/3")
     #expect(ChordSegment(start: 0, end: 0.5, label: .noChord).description == "0.000\t0.500\tN")
   }

@@ -68,7 +68,8 @@ import _TestSupport
     let chromagram = try Chromagram(
       configuration: .init(sampleRate: Self.rate, method: method, spectrum: spectrum))
     let frame = Self.frame(at: 0.5, in: chromagram.frames(for: signal))
-    #expect(Self.strongest(frame.treble, 3) == [9, 0, 4], "\(method) \(spectrum): \(frame.treble.normalized)")
+    #expect(
+      Self.strongest(frame.treble, 3) == [9, 0, 4], "\(method) \(spectrum): \(frame.treble.normalized)")
     #expect(frame.bass.strongestPitchClass == 9, "\(frame.bass)")
   }
 
@@ -82,7 +83,8 @@ import _TestSupport
     // Stark's chromagram counts them.
     let stark = try Chromagram(configuration: .init(sampleRate: Self.rate, method: .stark))
     let starkFrame = Self.frame(at: 0.5, in: stark.frames(for: signal))
-    #expect(starkFrame.treble.normalized[0] < frame.treble.normalized[0] - 0.2, "\(starkFrame.treble.normalized)")
+    #expect(
+      starkFrame.treble.normalized[0] < frame.treble.normalized[0] - 0.2, "\(starkFrame.treble.normalized)")
   }
 
   @Test func silenceHasNoChromaAndNoiseLittleHarmonicity() throws {
@@ -91,9 +93,11 @@ import _TestSupport
     let silent = chromagram.frames(for: generator.silence(length: .seconds(0.5)))
     #expect(!silent.isEmpty)
     #expect(silent.allSatisfy { $0.treble.sum == 0 && $0.bass.sum == 0 && $0.levelDBFS == -.infinity })
-    let noise = chromagram.frames(for: generator.gaussianNoise(standardDeviation: 0.1, length: .seconds(1), seed: 4))
+    let noise = chromagram.frames(
+      for: generator.gaussianNoise(standardDeviation: 0.1, length: .seconds(1), seed: 4))
     let noisy = noise.filter { $0.time > 0.2 && $0.time < 0.8 }.map(\.harmonicity).sorted()
-    let tone = chromagram.frames(for: ChordTestSignals.chord([48, 60, 64, 67], seconds: 1, sampleRate: Self.rate))
+    let tone = chromagram.frames(
+      for: ChordTestSignals.chord([48, 60, 64, 67], seconds: 1, sampleRate: Self.rate))
     let tonal = tone.filter { $0.time > 0.2 && $0.time < 0.8 }.map(\.harmonicity)
     // Chords are explained by notes; noise is not (its median well under a chord's worst).
     #expect(noisy[noisy.count / 2] < 0.65, "\(noisy)")
@@ -114,7 +118,8 @@ import _TestSupport
   func framesComeOutExactlyAtTheLatency(sampleRate: Double) throws {
     let chromagram = try Chromagram(configuration: .init(sampleRate: sampleRate))
     var output = [ChromaFrame](
-      repeating: ChromaFrame(time: 0, treble: .init(), bass: .init(), tuningCents: 0, levelDBFS: 0, harmonicity: 0),
+      repeating: ChromaFrame(
+        time: 0, treble: .init(), bass: .init(), tuningCents: 0, levelDBFS: 0, harmonicity: 0),
       count: chromagram.maximumFrames(forFrames: 64))
     let block = [Float](repeating: 0.01, count: 64)
     var pushed = 0
@@ -135,14 +140,16 @@ import _TestSupport
   }
 
   @Test func theOutputDoesNotDependOnTheBlockSize() throws {
-    let signal = ChordTestSignals.progression([[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 0.6, sampleRate: Self.rate)
+    let signal = ChordTestSignals.progression(
+      [[48, 60, 64, 67], [45, 57, 60, 64]], seconds: 0.6, sampleRate: Self.rate)
     let chromagram = try Chromagram(configuration: .init(sampleRate: Self.rate))
     let reference = chromagram.frames(for: signal)
     for block in [1, 37, 512, 5000] {
       chromagram.reset()
       var frames: [ChromaFrame] = []
       var output = [ChromaFrame](
-        repeating: reference[0], count: max(chromagram.maximumFrames(forFrames: block), chromagram.maximumFrames(forFrames: 0)))
+        repeating: reference[0],
+        count: max(chromagram.maximumFrames(forFrames: block), chromagram.maximumFrames(forFrames: 0)))
       var start = 0
       while start < signal.count {
         let end = min(signal.count, start + block)

@@ -32,7 +32,8 @@ import Testing
   static func writeWAV(_ samples: [Float]) throws -> (URL, URL) {
     let directory = try temporaryDirectory()
     let url = directory.appendingPathComponent("chords.wav")
-    try WAVWriter.write(AudioBuffer(sampleRate: rate, channels: [samples, samples]), to: url, encoding: .signed16)
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: rate, channels: [samples, samples]), to: url, encoding: .signed16)
     return (directory, url)
   }
 

@@ -43,7 +43,8 @@ final class ChromagramStream: BlockStream {
     chromagram = try Chromagram(configuration: configuration)
     output = .allocate(capacity: chromagram.maximumFrames(forFrames: 512))
     output.initialize(
-      repeating: ChromaFrame(time: 0, treble: .init(), bass: .init(), tuningCents: 0, levelDBFS: 0, harmonicity: 0))
+      repeating: ChromaFrame(
+        time: 0, treble: .init(), bass: .init(), tuningCents: 0, levelDBFS: 0, harmonicity: 0))
   }
 
   deinit { output.deallocate() }
@@ -60,7 +61,8 @@ final class RecognizerStream: BlockStream {
   init(_ configuration: ChordRecognizer.Configuration) throws {
     recognizer = try ChordRecognizer(configuration: configuration)
     output = .allocate(capacity: recognizer.maximumChanges(forFrames: 512))
-    output.initialize(repeating: ChordChange(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 0))
+    output.initialize(
+      repeating: ChordChange(time: 0, root: -1, typeIndex: -1, bassSemitones: 0, confidence: 0))
   }
 
   deinit { output.deallocate() }

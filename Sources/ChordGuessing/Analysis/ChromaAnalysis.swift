@@ -72,7 +72,6 @@ struct ChromaAnalysis: ~Copyable {
   private var transcription: NoteTranscription
   private var tuning: TuningTracker
 
-
   /// The last analyzed frame.
   private(set) var result: ChromaFrame
 
@@ -181,7 +180,8 @@ struct ChromaAnalysis: ~Copyable {
       return first...max(first, last)
     }
     transcription = NoteTranscription(
-      lowestNote: layout.lowestNote, highestNote: layout.highestNote, binCount: layout.binCount, profiles: configuration.noteProfiles.map(\.partialAmplitudes),
+      lowestNote: layout.lowestNote, highestNote: layout.highestNote, binCount: layout.binCount,
+      profiles: configuration.noteProfiles.map(\.partialAmplitudes),
       referenceHz: configuration.referenceHz, topFrequencyHz: topHz, binRange: binRange,
       response: { bin, f in
         constantQ
@@ -192,7 +192,8 @@ struct ChromaAnalysis: ~Copyable {
     lowestNote = layout.lowestNote
     lowestBinMIDI = Int(layout.lowestMIDI)
     tuning = TuningTracker(
-      mode: configuration.tuning, hopSeconds: configuration.hopSeconds, referenceHz: configuration.referenceHz)
+      mode: configuration.tuning, hopSeconds: configuration.hopSeconds, referenceHz: configuration.referenceHz
+    )
     result = ChromaFrame(
       time: 0, treble: Chroma(), bass: Chroma(), tuningCents: 0, levelDBFS: -.infinity, harmonicity: 0)
   }

@@ -122,7 +122,8 @@ struct NoteTranscription: ~Copyable {
     expectedFundamentals.initialize(repeating: 0)
     fundamentalAmplitudes = .allocate(capacity: profiles.count)
     for (p, profile) in profiles.enumerated() {
-      fundamentalAmplitudes.initializeElement(at: p, to: (profile.first ?? 0) / max(1e-12, profile.max() ?? 1))
+      fundamentalAmplitudes.initializeElement(
+        at: p, to: (profile.first ?? 0) / max(1e-12, profile.max() ?? 1))
     }
     b = .allocate(capacity: n)
     b.initialize(repeating: 0)

@@ -22,7 +22,9 @@ struct ChordSmoother: ~Copyable {
   /// The confidence of the decision, `0...1`.
   private(set) var confidence: Float = 1
 
-  init(smoothing: ChordSmoothing, stateCount: Int, groupCount: Int, hopSeconds: Double, meanChordSeconds: Double) {
+  init(
+    smoothing: ChordSmoothing, stateCount: Int, groupCount: Int, hopSeconds: Double, meanChordSeconds: Double
+  ) {
     switch smoothing {
     case .none:
       mode = .none
@@ -94,7 +96,9 @@ struct ChordSmoother: ~Copyable {
 
   /// The share of the frame's evidence (softmax of the log-emissions) on `state`.
   @_noLocks
-  private func share(of state: Int, emission: UnsafeMutableBufferPointer<Float>, count: Int, largest: Float) -> Float {
+  private func share(of state: Int, emission: UnsafeMutableBufferPointer<Float>, count: Int, largest: Float)
+    -> Float
+  {
     var total: Float = 0
     // RT-audited: libm's exp is a pure function; it neither allocates nor locks.
     _unsafePerformance {
