@@ -1,16 +1,13 @@
 import Benchmark
 import ChordGuessing
 import Foundation
+import Synchronization
 
 /// Chord recognition on the audio path: one second of 44.1 kHz audio (four chords of a piano-like
 /// tone) pushed through in 512-frame blocks per iteration, with a malloc threshold of 0. The
 /// chromagram alone, the live recognizer (hidden Markov model, the default), and both with the
 /// constant-Q spectrum.
 let benchmarks: @Sendable () -> Void = {
-  Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal, .throughput], timeUnits: .microseconds, scalingFactor: .one,
-    maxDuration: .seconds(3), maxIterations: 200,
-    thresholds: [.mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])])
 
   registerChordBenchmark("Chroma nnls 44100") { try ChromagramStream(.init(sampleRate: 44_100)) }
   registerChordBenchmark("Chroma nnls cqt 44100") {
@@ -72,23 +69,17 @@ final class RecognizerStream: BlockStream {
 }
 
 func registerChordBenchmark(_ name: String, make: @escaping () throws -> some BlockStream) {
-  Benchmark(name) { benchmark in
+  Benchmark(
+    name,
+    configuration: .init(
+      metrics: [.wallClock, .mallocCountTotal, .throughput], timeUnits: .microseconds, scalingFactor: .one,
+      maxDuration: .seconds(3), maxIterations: 200,
+      thresholds: [.mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])])
+  ) { benchmark in
     let stream = try make()
     let rate = stream.sampleRate
-    let frames = Int(rate)
-    let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames)
-    // C, Am, F, G7 for 250 ms each, harmonic tones decaying like a piano.
-    let chords: [[Double]] = [[48, 60, 64, 67], [45, 57, 60, 64], [41, 57, 60, 65], [43, 55, 59, 62, 65]]
-    for i in 0..<frames {
-      let chord = chords[i / (frames / 4) % 4]
-      let t = Double(i % (frames / 4)) / rate
-      var x = 0.0
-      for note in chord {
-        let f0 = 440 * pow(2, (note - 69) / 12)
-        for h in 1...6 { x += pow(0.6, Double(h - 1)) * sin(2 * Double.pi * Double(h) * f0 * t) }
-      }
-      input[i] = Float(0.03 * min(1, t / 0.005) * exp(-t / 0.5) * x)
-    }
+    let input = testSecond(sampleRate: rate)
+    let frames = input.count
     func pushSecond() -> Int {
       var found = 0
       var offset = 0
@@ -106,6 +97,33 @@ func registerChordBenchmark(_ name: String, make: @escaping () throws -> some Bl
     benchmark.stopMeasurement()
     blackHole(found)
     stream.restart()
-    input.deallocate()
   }
 }
+
+/// One second of C, Am, F, G7 (250 ms each, harmonic tones decaying like a piano) at
+/// `sampleRate`; made once per rate and kept.
+func testSecond(sampleRate rate: Double) -> UnsafeMutableBufferPointer<Float> {
+  if let made = madeInputs.withLock({ $0[rate] }) { return made.buffer }
+  let frames = Int(rate)
+  let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames)
+  let chords: [[Double]] = [[48, 60, 64, 67], [45, 57, 60, 64], [41, 57, 60, 65], [43, 55, 59, 62, 65]]
+  for i in 0..<frames {
+    let chord = chords[i / (frames / 4) % 4]
+    let t = Double(i % (frames / 4)) / rate
+    var x = 0.0
+    for note in chord {
+      let f0 = 440 * pow(2, (note - 69) / 12)
+      for h in 1...6 { x += pow(0.6, Double(h - 1)) * sin(2 * Double.pi * Double(h) * f0 * t) }
+    }
+    input[i] = Float(0.03 * min(1, t / 0.005) * exp(-t / 0.5) * x)
+  }
+  madeInputs.withLock { $0[rate] = SharedBuffer(buffer: input) }
+  return input
+}
+
+/// A buffer shared by the benchmarks (read-only once made).
+struct SharedBuffer: @unchecked Sendable {
+  let buffer: UnsafeMutableBufferPointer<Float>
+}
+
+let madeInputs = Mutex<[Double: SharedBuffer]>([:])
