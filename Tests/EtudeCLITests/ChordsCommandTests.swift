@@ -89,6 +89,47 @@ import Testing
     #expect(labels.first == "N" && labels.contains("C:maj") && labels.contains("A:min7"), "\(result.out)")
   }
 
+  @Test func printsTheFirstChordWhileTheAudioArrives() throws {
+    // Only the first 1.2 s goes in (silence, then 0.7 s of C major); C:maj must come out
+    // before standard input ends.
+    let floats = Self.progression()
+    let head = floats[0..<Int(1.2 * Self.rate)].withUnsafeBytes { Data($0) }
+    let tail = floats[Int(1.2 * Self.rate)...].withUnsafeBytes { Data($0) }
+    let products =
+      Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL.deletingLastPathComponent()
+      ?? Bundle.main.bundleURL
+    let process = Process()
+    process.executableURL = products.appendingPathComponent("etude")
+    process.arguments = ["chords", "-", "--rate", "22050", "--format", "f32le"]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(head)
+    let early = LockedBox<String>()
+    let arrived = DispatchSemaphore(value: 0)
+    let reader = output.fileHandleForReading
+    Thread.detachNewThread {
+      var text = ""
+      while !text.contains("C:maj") {
+        let data = reader.availableData
+        if data.isEmpty { break }
+        text += String(decoding: data, as: UTF8.self)
+      }
+      early.set(text)
+      arrived.signal()
+    }
+    let inTime = arrived.wait(timeout: .now() + 20) == .success
+    input.fileHandleForWriting.write(tail)
+    try input.fileHandleForWriting.close()
+    _ = reader.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(inTime && (early.get() ?? "").contains("C:maj"), "\(early.get() ?? "")")
+    #expect(process.terminationStatus == 0)
+  }
+
   @Test func printsTheChromagramAndRejectsBadOptions() throws {
     let (directory, url) = try Self.writeWAV(Self.progression())
     defer { try? FileManager.default.removeItem(at: directory) }
