@@ -186,33 +186,64 @@ public final class ChordTranscriber {
     return snapped(segments)
   }
 
-  /// Moves each boundary between two chords to the strongest onset within 0.2 s of it (keeping
-  /// every segment at least 0.1 s long): a change of chord is played, so it starts with the
-  /// onsets of its notes, which a 372 ms analysis frame cannot place to better than about
-  /// ±50 ms (it tends to find changes early on decaying sounds, whose fresh attacks dominate
-  /// a frame before its centre).
+  /// Places chord changes on onsets. First, a segment shorter than 0.3 s between two others,
+  /// with an onset within 0.15 s of it, is the change itself — frames that straddle it hold
+  /// both chords and can fit a third — so it is removed and the change put on the strongest
+  /// such onset. Then each remaining boundary moves to the strongest onset within 0.2 s of it
+  /// (keeping every segment at least 0.1 s long): a change of chord is played, so it starts
+  /// with the onsets of its notes, which a 372 ms analysis frame cannot place to better than
+  /// about ±50 ms (it tends to find changes early on decaying sounds, whose fresh attacks
+  /// dominate a frame before its centre).
   func snapped(_ segments: [ChordSegment]) -> [ChordSegment] {
     guard segments.count > 1, !onsets.isEmpty else { return segments }
-    var result = segments
-    var first = 0
-    for i in 1..<result.count {
+    var result: [ChordSegment] = []
+    var index = 0
+    while index < segments.count {
+      let segment = segments[index]
+      if !result.isEmpty, index + 1 < segments.count, segment.end - segment.start < 0.3,
+        let onset = strongestOnset(from: segment.start - 0.15, to: segment.end + 0.15),
+        onset.time > result[result.count - 1].start + 0.1, onset.time < segments[index + 1].end - 0.1
+      {
+        let next = segments[index + 1]
+        result[result.count - 1].end = onset.time
+        if result[result.count - 1].label == next.label {
+          result[result.count - 1].end = next.end
+        } else {
+          result.append(ChordSegment(start: onset.time, end: next.end, label: next.label))
+        }
+        index += 2
+        continue
+      }
+      result.append(segment)
+      index += 1
+    }
+    for i in 1..<max(1, result.count) {
       let boundary = result[i].start
       let low = max(boundary - 0.2, result[i - 1].start + 0.1)
       let high = min(boundary + 0.2, result[i].end - 0.1)
-      guard low < high else { continue }
-      while first < onsets.count, onsets[first].time < low { first += 1 }
-      var best: Onset?
-      var j = first
-      while j < onsets.count, onsets[j].time <= high {
-        if best == nil || onsets[j].strength > best!.strength { best = onsets[j] }
-        j += 1
-      }
-      if let best {
-        result[i - 1].end = best.time
-        result[i].start = best.time
-      }
+      guard low < high, let best = strongestOnset(from: low, to: high) else { continue }
+      result[i - 1].end = best.time
+      result[i].start = best.time
     }
     return result
+  }
+
+  /// The strongest onset in `low...high`, if any.
+  private func strongestOnset(from low: Double, to high: Double) -> Onset? {
+    // Onsets are in time order: binary search for the first at or after `low`.
+    var first = 0
+    var last = onsets.count
+    while first < last {
+      let middle = (first + last) / 2
+      if onsets[middle].time < low { first = middle + 1 } else { last = middle }
+    }
+    var best: Onset?
+    var j = first
+    while j < onsets.count, onsets[j].time <= high {
+      if best == nil || onsets[j].strength > best!.strength { best = onsets[j] }
+      j += 1
+    }
+    return best
   }
 
   /// Forgets the stream, to start an unrelated one.

@@ -117,7 +117,7 @@ struct ChordsCommand: ParsableCommand {
     } else {
       let transcriber = try ChordTranscriber(configuration: configuration)
       while let block = try input.read(maxFrames: 65536) { transcriber.process(block) }
-      print(transcriber.finish().map(\.description).joined(separator: "\n"))
+      for segment in transcriber.finish() { print(segment) }
     }
   }
 
@@ -198,7 +198,7 @@ struct ChordsCommand: ParsableCommand {
     let n = scratch.withUnsafeMutableBufferPointer { recognizer.finish(into: $0) }
     all += scratch[0..<n]
     let segments = recognizer.segments(from: all, duration: Double(frameCount) / input.sampleRate)
-    print(segments.map(\.description).joined(separator: "\n"))
+    for segment in segments { print(segment) }
   }
 }
 
