@@ -6,7 +6,8 @@ import _TestSupport
 /// Synthetic chords for the tests: harmonic tones (partial `h` at `0.6^(h−1)`, eight partials,
 /// a little inharmonicity) on MIDI notes, with a piano-like decay or held level.
 enum ChordTestSignals {
-  nonisolated(unsafe) static var inharmonicity = 1e-4
+  /// The stiff-string inharmonicity of every tone (piano-like).
+  static let inharmonicity = 1e-4
   /// The frequency of MIDI note `note` at `cents` from A4 = 440 Hz.
   static func hz(_ note: Int, cents: Double = 0) -> Double {
     440 * pow(2, (Double(note) - 69) / 12 + cents / 1200)
