@@ -8,6 +8,7 @@ let package = Package(
     .library(name: "ScoreModel", targets: ["ScoreModel"]),
     .library(name: "PitchDSP", targets: ["PitchDSP"]),
     .library(name: "MIDIJSON", targets: ["MIDIJSON"]),
+    .library(name: "ChordGuessing", targets: ["ChordGuessing"]),
     .executable(name: "etude", targets: ["etude"]),
   ],
   traits: [
@@ -35,6 +36,9 @@ let package = Package(
     // Standard MIDI Files, MIDI JSON (compact and full), tempo maps.
     .target(name: "MIDIJSON", dependencies: ["ScoreModel"]),
 
+    // Chord recognition: chromagrams, tuning, approximate transcription, chord decisions, smoothing.
+    .target(name: "ChordGuessing", dependencies: ["ScoreModel", "PitchDSP"]),
+
     // The optional KissFFT backend (Debian: libkissfft-dev).
     .systemLibrary(
       name: "CKissFFT",
@@ -51,6 +55,7 @@ let package = Package(
         "ScoreModel",
         "PitchDSP",
         "MIDIJSON",
+        "ChordGuessing",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -59,6 +64,7 @@ let package = Package(
     .testTarget(
       name: "MIDIJSONTests", dependencies: ["MIDIJSON"], resources: [.copy("Fixtures")]),
     .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP", "MIDIJSON"]),
+    .testTarget(name: "ChordGuessingTests", dependencies: ["ChordGuessing", "_TestSupport"]),
     .testTarget(
       name: "PitchDSPTests",
       dependencies: ["PitchDSP", "_TestSupport"],

@@ -34,6 +34,15 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .executableTarget(
+      name: "ChordGuessingBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "ChordGuessing", package: "Etude"),
+      ],
+      path: "Benchmarks/ChordGuessingBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
       name: "MIDIJSONBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),

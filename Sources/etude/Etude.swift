@@ -13,6 +13,7 @@ struct Etude: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       DemoCommand.self, InfoCommand.self, ScoreCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
+      ChordsCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self,
     ]
   )
