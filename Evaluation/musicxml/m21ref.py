@@ -1,0 +1,653 @@
+#!/usr/bin/env python3
+"""music21's reading of a MusicXML file, in the shape `etude score FILE` prints.
+
+Shared by make_expectations.py (fixtures) and compare.py (real-world corpus). Every rule is
+written out in Evaluation/musicxml/README.md ("How each field is derived"); keep the two in step.
+
+    reference(path, expand=True) -> (result, info)
+
+`result` is {"parts", "tempos", "timeSignatures", "notes"} with exact quarters as "n/d" strings;
+`info` says what music21 could and could not do (repeat expansion, tie disagreements, ...).
+
+Steps:
+ 1. read the bytes (.mxl: the root file named by META-INF/container.xml);
+ 2. rewrite, only where music21 would otherwise misread (see `preprocess`): score-timewise to
+    score-partwise, cue notes to <forward> (cue notes are not played but take their time), a
+    <metronome> that shares a <direction> with <sound tempo> dropped (the sound is the playback
+    tempo; music21 would take the printed mark);
+ 3. music21 parses it; each music21 measure is tagged with its notation index and the single
+    voice number of the XML measure (music21 keeps <voice> only when a measure has several);
+    <forward> spacer rests that music21 invents for Finale files are tagged and left out;
+ 4. Score.expandRepeats() (repeat.Expander: repeats, endings, D.C./D.S./fine/coda from the
+    words and segno/coda signs); on an exception the notation order is kept and info says so;
+ 5. stripTies() (music21's tie merge); an independent onset-based merge runs on the same notes
+    and every note where the two disagree is listed in info["tieDisagreements"];
+ 6. toSoundingPitch() on a copy gives the sounding pitch of each note (for a <concert-score/>
+    file the pitches read are sounding and toWrittenPitch gives the written ones);
+ 7. the tempo map (sound tempo / metronome marks, 120 before the first) turns quarters into
+    seconds with exact fractions.
+"""
+
+import copy
+import fractions
+import io
+import re
+import warnings
+import xml.etree.ElementTree as ET
+import zipfile
+from fractions import Fraction
+
+import music21
+from music21 import chord, converter, harmony, meter, note, stream, tempo
+from music21.musicxml import xmlToM21
+
+warnings.simplefilter('ignore')
+
+DEFAULT_BPM = Fraction(120)
+
+
+from musicxml_io import partwise_to_timewise, read_musicxml_bytes, timewise_to_partwise
+import plainreader
+
+
+def text(element, path, default=None):
+    found = element.find(path)
+    if found is None or found.text is None:
+        return default
+    return found.text.strip()
+
+
+class XMLFacts:
+    """What the reference needs from the XML itself (music21 drops it)."""
+
+    def __init__(self, root):
+        self.part_names = {}
+        self.part_order = []
+        for score_part in root.iter('score-part'):
+            pid = score_part.get('id')
+            self.part_order.append(pid)
+            self.part_names[pid] = text(score_part, 'part-name', '') or ''
+        self.concert_score = root.find('defaults/concert-score') is not None or \
+            root.find('.//concert-score') is not None
+        self.plain = plainreader.read_root(root)
+        self.has_cue = any(True for _ in root.iter('cue'))
+
+
+def preprocess(data):
+    """(bytes for music21, XMLFacts, list of rewrites made)."""
+    root = ET.fromstring(data)
+    rewrites = []
+    if root.tag == 'score-timewise':
+        root = timewise_to_partwise(root)
+        rewrites.append('score-timewise converted to score-partwise')
+    facts = XMLFacts(root)
+    changed = bool(rewrites)
+    # Cue notes: not played, but they take their time. A cue note that advances time becomes a
+    # <forward> of the same duration (same voice and staff); a cue chord member or cue grace
+    # note is dropped.
+    for measure in root.iter('measure'):
+        children = list(measure)
+        for index, element in enumerate(children):
+            if element.tag != 'note' or element.find('cue') is None:
+                continue
+            is_chord_member = element.find('chord') is not None
+            is_grace = element.find('grace') is not None
+            # the first note of a chord: the next note carries <chord/>; then that next note
+            # becomes the one that advances time, unless it is a cue note too.
+            position = list(measure).index(element)
+            if is_chord_member or is_grace:
+                measure.remove(element)
+                changed = True
+                continue
+            following = list(measure)[position + 1:]
+            successor = following[0] if following else None
+            if successor is not None and successor.tag == 'note' \
+                    and successor.find('chord') is not None and successor.find('cue') is None:
+                successor.remove(successor.find('chord'))
+                measure.remove(element)
+                changed = True
+                continue
+            forward = ET.Element('forward')
+            duration = element.find('duration')
+            ET.SubElement(forward, 'duration').text = duration.text if duration is not None else '0'
+            for tag in ('voice', 'staff'):
+                found = element.find(tag)
+                if found is not None:
+                    ET.SubElement(forward, tag).text = found.text
+            measure.insert(position, forward)
+            measure.remove(element)
+            changed = True
+    if facts.has_cue:
+        rewrites.append('cue notes turned into <forward> (not played, time kept)')
+    # A <direction>/<harmony>/<figured-bass> between the notes of a chord: music21 ends the chord
+    # there. Moved after the chord's last note, which is the same position (the cursor already
+    # moved past the chord's first note).
+    moved = 0
+    for measure in root.iter('measure'):
+        children = list(measure)
+        index = 0
+        while index < len(children):
+            element = children[index]
+            if element.tag in ('direction', 'harmony', 'figured-bass', 'print', 'sound'):
+                j = index
+                while j < len(children) and children[j].tag in ('direction', 'harmony', 'figured-bass', 'print', 'sound'):
+                    j += 1
+                if (index > 0 and children[index - 1].tag == 'note' and j < len(children)
+                        and children[j].tag == 'note' and children[j].find('chord') is not None):
+                    block = children[index:j]
+                    k = j
+                    while k + 1 < len(children) and children[k + 1].tag == 'note' \
+                            and children[k + 1].find('chord') is not None:
+                        k += 1
+                    for b in block:
+                        measure.remove(b)
+                    anchor_note = children[k]
+                    position = list(measure).index(anchor_note) + 1
+                    for offset, b in enumerate(block):
+                        measure.insert(position + offset, b)
+                    moved += len(block)
+                    children = list(measure)
+                    index = 0
+                    continue
+                index = j
+                continue
+            index += 1
+    if moved:
+        changed = True
+        rewrites.append(f'{moved} direction/harmony element(s) between chord notes moved after the chord')
+    # A note without <staff> in a part with several staves is on staff 1 (or its chord's staff);
+    # music21 would copy it onto every staff.
+    added = 0
+    for part in root.findall('part'):
+        staves = 1
+        for measure in part.findall('measure'):
+            for attributes in measure.findall('attributes'):
+                if attributes.find('staves') is not None and (attributes.find('staves').text or '').strip().isdigit():
+                    staves = int(attributes.find('staves').text.strip())
+            if staves < 2:
+                continue
+            last_staff = '1'
+            for element in measure:
+                if element.tag != 'note':
+                    continue
+                staff = element.find('staff')
+                if staff is None:
+                    new_staff = ET.SubElement(element, 'staff')
+                    new_staff.text = last_staff if element.find('chord') is not None else '1'
+                    last_staff = new_staff.text
+                    added += 1
+                else:
+                    last_staff = (staff.text or '1').strip()
+    if added:
+        changed = True
+        rewrites.append(f'<staff> added to {added} note(s) without one in a part with several staves')
+    # <offset> without sound="yes" only moves a direction (or harmony, figured bass, sound) on
+    # the page; music21 moves it in time and lengthens the measure when it points past the end,
+    # shifting every later measure. Such offsets are removed.
+    offsets = 0
+    for parent in list(root.iter()):
+        if parent.tag not in ('direction', 'harmony', 'figured-bass', 'sound'):
+            continue
+        for offset in parent.findall('offset'):
+            if offset.get('sound') != 'yes':
+                parent.remove(offset)
+                offsets += 1
+    if offsets:
+        changed = True
+        rewrites.append(f'{offsets} visual-only <offset> element(s) removed')
+    # A <direction> with both <metronome> and <sound tempo>: the sound is the playback tempo.
+    dropped = 0
+    for direction in root.iter('direction'):
+        sound = direction.find('sound')
+        if sound is None or sound.get('tempo') is None:
+            continue
+        for direction_type in direction.findall('direction-type'):
+            metronome = direction_type.find('metronome')
+            if metronome is not None:
+                direction_type.remove(metronome)
+                dropped += 1
+                if len(direction_type) == 0:
+                    direction.remove(direction_type)
+        if direction.find('direction-type') is None:
+            # a direction needs a direction-type; an empty words keeps it valid
+            dt = ET.Element('direction-type')
+            ET.SubElement(dt, 'words').text = ''
+            direction.insert(0, dt)
+    if dropped:
+        changed = True
+        rewrites.append(f'{dropped} <metronome> dropped where <sound tempo> gives the playback tempo')
+    if not changed:
+        return data, facts, rewrites
+    return ET.tostring(root, encoding='utf-8', xml_declaration=True), facts, rewrites
+
+
+# ----------------------------------------------------------------------------------------------
+# music21 hooks
+# ----------------------------------------------------------------------------------------------
+
+_original_forward = xmlToM21.MeasureParser.xmlForward
+
+
+def _tagging_forward(self, mxObj):
+    before = getattr(self, 'lastForwardTagCreatedByFinale', None)
+    _original_forward(self, mxObj)
+    after = getattr(self, 'lastForwardTagCreatedByFinale', None)
+    if after is not None and after is not before:
+        after.editorial.etudeForwardRest = True
+
+
+xmlToM21.MeasureParser.xmlForward = _tagging_forward
+
+
+def decode_xml(data):
+    """Text of XML bytes (UTF-8, UTF-16 with BOM, or the declared encoding), declaration removed
+    (music21 gets a str, whose encoding is no longer the declared one)."""
+    if isinstance(data, str):
+        text = data
+    elif data[:2] in (b'\xff\xfe', b'\xfe\xff'):
+        text = data.decode('utf-16')
+    elif data[:3] == b'\xef\xbb\xbf':
+        text = data[3:].decode('utf-8', errors='replace')
+    else:
+        match = re.match(rb'\s*<\?xml[^>]*encoding=["\']([A-Za-z0-9_.-]+)["\']', data)
+        encoding = match.group(1).decode('ascii') if match else 'utf-8'
+        try:
+            text = data.decode(encoding, errors='replace')
+        except LookupError:
+            text = data.decode('utf-8', errors='replace')
+    return re.sub(r'^\s*<\?xml[^>]*\?>', '', text, count=1)
+
+
+def parse(data):
+    """music21 Score from bytes (no pickle cache)."""
+    return converter.parseData(decode_xml(data), format='musicxml', forceSource=True)
+
+
+def time_music21_parse(path):
+    """Seconds for converter.parse(path) alone, as a user would call it (no cache)."""
+    import time
+    start = time.perf_counter()
+    converter.parse(path, forceSource=True)
+    return time.perf_counter() - start
+
+
+# ----------------------------------------------------------------------------------------------
+# Small helpers
+# ----------------------------------------------------------------------------------------------
+
+def frac(value):
+    """music21 offsets are floats with exact binary values or Fractions: exact Fraction."""
+    if isinstance(value, Fraction):
+        return value
+    return Fraction(value)
+
+
+def frac_str(value):
+    value = Fraction(value)
+    return str(value.numerator) if value.denominator == 1 else f'{value.numerator}/{value.denominator}'
+
+
+def spelled(pitch):
+    """C4, F#3, Bb2, E##5 (Etude's ASCII spelling); microtones rounded to the nearest accidental."""
+    alter = 0
+    if pitch.accidental is not None:
+        alter = int(round(pitch.accidental.alter))
+    acc = '#' * alter if alter > 0 else 'b' * (-alter)
+    return f'{pitch.step}{acc}{pitch.octave}'
+
+
+def part_info(m21part, facts):
+    """(xml part id, staff number) of a music21 Part or PartStaff."""
+    pid = None
+    instrument = m21part.getInstrument(returnDefault=False)
+    if instrument is not None and instrument.partId:
+        pid = instrument.partId
+    staff = 1
+    match = re.match(r'^(.*)-Staff(\d+)$', str(m21part.id))
+    if match:
+        staff = int(match.group(2))
+        pid = pid or match.group(1)
+    if pid is None:
+        for group in m21part.groups:
+            if group in facts.part_names:
+                pid = group
+                break
+    if pid is None:
+        pid = str(m21part.id)
+    return pid, staff
+
+
+# ----------------------------------------------------------------------------------------------
+# The reference
+# ----------------------------------------------------------------------------------------------
+
+class TempoMap:
+    def __init__(self, points):
+        """points: sorted [(quarters Fraction, bpm Fraction)] starting at 0."""
+        self.points = []
+        seconds = Fraction(0)
+        for index, (q, bpm) in enumerate(points):
+            if index:
+                pq, pbpm = points[index - 1]
+                seconds += (q - pq) * 60 / pbpm
+            self.points.append((q, seconds, bpm))
+
+    def seconds(self, q):
+        chosen = self.points[0]
+        for point in self.points:
+            if point[0] <= q:
+                chosen = point
+            else:
+                break
+        start_q, start_s, bpm = chosen
+        return start_s + (q - start_q) * 60 / bpm
+
+
+def _bpm(mark):
+    """Quarter notes per minute of a MetronomeMark that carries a number (printed or sounding);
+    None for a mark whose number music21 only guessed from its text ("Allegro" -> 132)."""
+    number = mark.numberSounding if mark.numberSounding is not None else mark.number
+    if number is None or (mark.numberImplicit and mark.numberSounding is None):
+        return None
+    try:
+        referent = Fraction(mark.referent.quarterLength) if mark.referent is not None else Fraction(1)
+    except Exception:
+        referent = Fraction(1)
+    return Fraction(str(number)) * referent
+
+
+def build(score, facts, expand, info):
+    """The JSON-shaped reference from a parsed music21 score."""
+    # 3. tag measures with their notation index and number; tag every note (chord members one by
+    #    one) with the voice and staff the XML gives it, by matching it to the plain reader's note
+    #    at the same part, onset and pitch (music21 keeps <voice> only where a staff has several
+    #    and puts a note on the staff of its music21 PartStaff)
+    m21parts = list(score.parts)
+    part_ids = []
+    sounding_copy = None
+    plain_by_key = {}
+    for n in facts.plain:
+        plain_by_key.setdefault((n['part'], n['onset'], n['read'], n['isRest'], n['isGrace']), []).append(n)
+    unmatched = 0
+    for m21part in m21parts:
+        pid, staff = part_info(m21part, facts)
+        part_ids.append((pid, staff))
+        for index, measure in enumerate(m21part.getElementsByClass(stream.Measure)):
+            measure.editorial.etudeIndex = index
+            measure.editorial.etudeMeasureNumber = measure.number
+        for element in m21part.recurse().notesAndRests:
+            if _skipped(element):
+                continue
+            onset = frac(element.getOffsetInHierarchy(m21part))
+            grace = bool(element.duration.isGrace)
+            duration = Fraction(0) if grace else frac(element.quarterLength)
+            members = [element] if element.isRest or not isinstance(element, chord.ChordBase) else list(element.notes)
+            for member in members:
+                read = None if element.isRest else int(_member_pitch(member).midi)
+                candidates = plain_by_key.get((pid, onset, read, element.isRest, grace), [])
+                if not candidates:
+                    unmatched += 1
+                    continue
+                best = sorted(candidates, key=lambda c: (c['duration'] != duration, c['staff'] != staff))[0]
+                candidates.remove(best)
+                member.editorial.etudeVoice = best['voice']
+                member.editorial.etudeStaff = best['staff']
+    info['notesNotMatchedToXML'] = unmatched
+
+    # 4. repeats
+    info['music21Expanded'] = None
+    if expand:
+        has_repeat_marks = any(True for _ in score.recurse().getElementsByClass(
+            ['Repeat', 'RepeatBracket', 'RepeatExpression']))
+        if has_repeat_marks:
+            try:
+                score = score.expandRepeats()
+                info['music21Expanded'] = True
+            except Exception as error:  # music21 cannot expand: notation order kept
+                info['music21Expanded'] = False
+                info['expandError'] = f'{type(error).__name__}: {error}'
+        else:
+            info['music21Expanded'] = 'nothing to expand'
+
+    # 5. transposition: sounding pitches from a parallel copy (same structure, same order)
+    try:
+        if facts.concert_score:
+            for p in score.parts:
+                p.atSoundingPitch = True
+            written_score = score.toWrittenPitch(inPlace=False)
+            unstripped = collect(written_score, part_ids, facts, sounding=score)
+        else:
+            sounding_copy = score.toSoundingPitch(inPlace=False)
+            unstripped = collect(score, part_ids, facts, sounding=sounding_copy)
+    except Exception as error:  # a transposition music21 cannot apply: written = sounding
+        info['soundingError'] = f'{type(error).__name__}: {error}'
+        unstripped = collect(score, part_ids, facts, sounding=None)
+
+    # 6. ties: the onset-based merge gives the notes; music21's stripTies is the cross-check
+    notes = merge_ties_by_onset(unstripped)
+    # (on the sounding copy, in place: its pitches are the sounding ones, so are theirs' keys)
+    if sounding_copy is not None:
+        sounding_copy.stripTies(inPlace=True)
+        stripped = sounding_copy
+    else:
+        stripped = score.stripTies()
+    theirs_list = collect(stripped, part_ids, facts, sounding=None)
+    pitch_of = lambda n: n['sounding']  # noqa: E731
+    theirs = {}
+    for n in theirs_list:
+        theirs.setdefault((n['part'], n['staff'], n['voice'], n['onset'], n['written'], n['isRest'],
+                           n['isGrace']), []).append(n['duration'])
+    disagreements = []
+    for n in notes:
+        key = (n['part'], n['staff'], n['voice'], n['onset'], pitch_of(n), n['isRest'], n['isGrace'])
+        durations = theirs.get(key)
+        if durations and n['duration'] in durations:
+            durations.remove(n['duration'])
+            continue
+        disagreements.append({'part': n['part'], 'measure': n['measure'], 'voice': n['voice'],
+                              'onsetQuarters': frac_str(n['onset']),
+                              'pitch': pitch_of(n),
+                              'durationQuarters': frac_str(n['duration']),
+                              'stripTies': [frac_str(d) for d in durations] if durations else None})
+    info['stripTiesDisagreements'] = disagreements
+    info['stripTiesExtraNotes'] = sum(len(v) for v in theirs.values())
+    info['stripTiesNotes'] = theirs_list
+
+    # 7. tempo map and signatures, on the timeline actually produced
+    marks = []
+    for order, m21part in enumerate(score.parts):
+        for mark in m21part.recurse().getElementsByClass(tempo.MetronomeMark):
+            bpm = _bpm(mark)
+            if bpm is None or bpm <= 0:
+                continue
+            marks.append((frac(mark.getOffsetInHierarchy(m21part)), order, bpm))
+    marks.sort(key=lambda m: (m[0], m[1]))
+    points = []
+    for q, _, bpm in marks:
+        if points and points[-1][0] == q:
+            continue  # first part in score order wins at the same position
+        if points and points[-1][1] == bpm:
+            continue
+        points.append((q, bpm))
+    if not points or points[0][0] != 0:
+        points.insert(0, (Fraction(0), DEFAULT_BPM))
+    tmap = TempoMap(points)
+
+    signatures = []
+    if score.parts:
+        first = score.parts[0]
+        for ts in first.recurse().getElementsByClass(meter.TimeSignature):
+            q = frac(ts.getOffsetInHierarchy(first))
+            entry = (q, int(ts.numerator), int(ts.denominator))
+            if signatures and signatures[-1][1:] == entry[1:]:
+                continue
+            if signatures and signatures[-1][0] == q:
+                signatures[-1] = entry
+                continue
+            signatures.append(entry)
+
+    parts = []
+    seen = set()
+    for (pid, _staff), m21part in zip(part_ids, m21parts):
+        if pid in seen:
+            continue
+        seen.add(pid)
+        semitones = 0
+        instruments = list(m21part.recurse().getElementsByClass('Instrument'))
+        if instruments:
+            first_instrument = min(instruments, key=lambda i: i.getOffsetInHierarchy(m21part))
+            if first_instrument.getOffsetInHierarchy(m21part) == 0 and first_instrument.transposition is not None:
+                semitones = int(first_instrument.transposition.semitones)
+        parts.append({'id': pid, 'name': facts.part_names.get(pid, ''), 'transposeSemitones': semitones})
+
+    result = {
+        'parts': parts,
+        'tempos': [{'quarters': frac_str(q), 'seconds': float(s), 'bpm': float(b)} for q, s, b in tmap.points],
+        'timeSignatures': [{'quarters': frac_str(q), 'numerator': n, 'denominator': d}
+                           for q, n, d in signatures],
+        'notes': finish(notes, tmap, [p['id'] for p in parts]),
+    }
+    info['tmap'] = tmap
+    return result
+
+
+def _skipped(element):
+    """Not a note of the reference: music21's spacer rests for <forward> (Finale files), chord
+    symbols and figured bass (<harmony>, <figured-bass>: music21 files them as zero-length
+    chords)."""
+    if getattr(element.editorial, 'etudeForwardRest', False):
+        return True
+    if isinstance(element, harmony.Harmony):
+        return True
+    return type(element).__name__ in ('FiguredBass', 'ChordSymbol', 'NoChord')
+
+
+def _member_pitch(member):
+    """The pitch of a note or chord member; an unpitched note's display position (its staff
+    position: the notation gives no other pitch unless the instrument has <midi-unpitched>)."""
+    if isinstance(member, note.Unpitched):
+        return member.displayPitch()
+    return member.pitch
+
+
+def collect(score, part_ids, facts, sounding):
+    """Flat list of note dicts (chords exploded) from a music21 score, with sounding pitches
+    taken from the parallel `sounding` score (same structure) when given."""
+    out = []
+    sounding_parts = list(sounding.parts) if sounding is not None else None
+    for index, m21part in enumerate(score.parts):
+        pid, staff = part_ids[index]
+        parallel = None
+        if sounding_parts is not None:
+            parallel = list(sounding_parts[index].recurse().notesAndRests)
+        for position, element in enumerate(m21part.recurse().notesAndRests):
+            if _skipped(element):
+                continue
+            measure = element.getContextByClass(stream.Measure)
+            site = element.activeSite
+            m21voice = str(site.id) if isinstance(site, stream.Voice) else '1'
+            try:
+                m21voice = int(m21voice)
+            except ValueError:
+                pass
+            onset = frac(element.getOffsetInHierarchy(m21part))
+            is_grace = bool(element.duration.isGrace)
+            duration = Fraction(0) if is_grace else frac(element.quarterLength)
+            base = {
+                'part': pid,
+                'measure': getattr(measure.editorial, 'etudeMeasureNumber', measure.number)
+                if measure is not None else None,
+                'notationIndex': getattr(measure.editorial, 'etudeIndex', None) if measure is not None else None,
+                'onset': onset, 'duration': duration, 'isGrace': is_grace,
+            }
+            if element.isRest:
+                out.append(dict(base, written=None, sounding=None, name=None, isRest=True, tie=None,
+                                voice=getattr(element.editorial, 'etudeVoice', m21voice),
+                                staff=getattr(element.editorial, 'etudeStaff', staff)))
+                continue
+            members = list(element.notes) if isinstance(element, chord.ChordBase) else [element]
+            pitches = [_member_pitch(m) for m in members]
+            ties = [n.tie for n in element.notes] if isinstance(element, chord.ChordBase) else [element.tie]
+            sounding_pitches = pitches
+            if parallel is not None:
+                other = parallel[position]
+                other_members = list(other.notes) if isinstance(other, chord.ChordBase) else [other]
+                sounding_pitches = [_member_pitch(m) for m in other_members]
+            for k, pitch in enumerate(pitches):
+                tie = ties[k] if k < len(ties) else None
+                tie_type = tie.type if tie is not None else None
+                member = members[k] if k < len(members) else element
+                out.append(dict(base, written=int(pitch.midi),
+                                voice=getattr(member.editorial, 'etudeVoice', m21voice),
+                                staff=getattr(member.editorial, 'etudeStaff', staff),
+                                sounding=int(sounding_pitches[k].midi) if k < len(sounding_pitches) else int(pitch.midi),
+                                name=spelled(pitch), isRest=False, tie=tie_type,
+                                unpitched=isinstance(member, note.Unpitched)))
+    return out
+
+
+def merge_ties_by_onset(notes):
+    """Independent tie merge: a pitched, non-grace note whose tie is start/continue joins the
+    note of the same part and written pitch that starts exactly where it ends, same voice
+    preferred, any voice of the part otherwise. A missing stop does not break a tie."""
+    by_start = {}
+    for n in notes:
+        if n['isRest'] or n['isGrace']:
+            continue
+        by_start.setdefault((n['part'], n['written'], n['onset']), []).append(n)
+    absorbed = set()
+    merged = []
+    ordered = sorted((n for n in notes), key=lambda n: n['onset'])
+    for n in ordered:
+        if id(n) in absorbed:
+            continue
+        current = dict(n)
+        current['merged'] = 1
+        tail = n
+        while not tail['isRest'] and not tail['isGrace'] and tail['tie'] in ('start', 'continue'):
+            end = tail['onset'] + tail['duration']
+            candidates = [c for c in by_start.get((n['part'], n['written'], end), []) if id(c) not in absorbed]
+            if not candidates:
+                break
+            same = [c for c in candidates if c['voice'] == n['voice'] and c['staff'] == n['staff']]
+            chosen = (same or candidates)[0]
+            absorbed.add(id(chosen))
+            current['duration'] = current['duration'] + chosen['duration']
+            current['merged'] += 1
+            tail = chosen
+        merged.append(current)
+    return merged
+
+
+def finish(notes, tmap, part_order):
+    rank = {pid: i for i, pid in enumerate(part_order)}
+    notes = sorted(notes, key=lambda n: (n['onset'], rank.get(n['part'], 99),
+                                         -1 if n['sounding'] is None else n['sounding'],
+                                         str(n['voice']), n['staff'], n['duration']))
+    out = []
+    for n in notes:
+        onset_s = tmap.seconds(n['onset'])
+        end_s = tmap.seconds(n['onset'] + n['duration'])
+        out.append({
+            'part': n['part'], 'measure': n['measure'], 'voice': n['voice'], 'staff': n['staff'],
+            'onsetQuarters': frac_str(n['onset']), 'durationQuarters': frac_str(n['duration']),
+            'onsetSeconds': round(float(onset_s), 9), 'durationSeconds': round(float(end_s - onset_s), 9),
+            'writtenPitch': n['written'], 'soundingPitch': n['sounding'], 'name': n['name'],
+            'isRest': n['isRest'], 'isGrace': n['isGrace'],
+            'isTied': n.get('merged', 1) > 1,
+            **({'isUnpitched': True} if n.get('unpitched') else {}),
+        })
+    return out
+
+
+def reference(path, expand=True):
+    """(result, info) for one file."""
+    raw = read_musicxml_bytes(path)
+    data, facts, rewrites = preprocess(raw)
+    info = {'rewrites': rewrites}
+    score = parse(data)
+    if isinstance(score, stream.Opus):
+        score = score.scores[0]
+        info['opus'] = True
+    result = build(score, facts, expand, info)
+    return result, info
