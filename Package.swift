@@ -9,6 +9,9 @@ let package = Package(
     .library(name: "PitchDSP", targets: ["PitchDSP"]),
     .library(name: "MIDIJSON", targets: ["MIDIJSON"]),
     .library(name: "ChordGuessing", targets: ["ChordGuessing"]),
+    .library(name: "PerformanceTracking", targets: ["PerformanceTracking"]),
+    .library(name: "PerformanceAnalysis", targets: ["PerformanceAnalysis"]),
+    .library(name: "IssueRanking", targets: ["IssueRanking"]),
     .executable(name: "etude", targets: ["etude"]),
   ],
   traits: [
@@ -39,6 +42,15 @@ let package = Package(
     // Chord recognition: chromagrams, tuning, approximate transcription, chord decisions, smoothing.
     .target(name: "ChordGuessing", dependencies: ["ScoreModel", "PitchDSP"]),
 
+    // A student's take against a score: notes, sounds, segmentation, linking, score following.
+    .target(name: "PerformanceTracking", dependencies: ["ScoreModel", "PitchDSP"]),
+
+    // Grading linked notes: tolerances, frequency and partial tables, analyzers, scores.
+    .target(name: "PerformanceAnalysis", dependencies: ["PerformanceTracking"]),
+
+    // Issues worst first, help videos, score navigation.
+    .target(name: "IssueRanking", dependencies: ["PerformanceAnalysis"]),
+
     // The optional KissFFT backend (Debian: libkissfft-dev).
     .systemLibrary(
       name: "CKissFFT",
@@ -56,6 +68,9 @@ let package = Package(
         "PitchDSP",
         "MIDIJSON",
         "ChordGuessing",
+        "PerformanceTracking",
+        "PerformanceAnalysis",
+        "IssueRanking",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -271,7 +271,7 @@ def match_extras(truth, out, counts):
     rests = {n['index'] for n in truth['notes'] if n['isRest']}
     for gn in (out or {}).get('notes', []) or []:
         if gn.get('index') in rests and any(
-                (gn.get(k) or {}).get('rating') == 'soundDuringRest' for k in ('timing', 'duration', 'pitch')):
+                (gn.get(k) or {}).get('rating') == 'soundDuringRest' for k in ('timing', 'duration', 'pitch', 'rest')):
             rest_flags.add(gn['index'])
     # "don't care" windows: a note played too long rings into the rest after it
     dc_windows, dc_rests = [], set()

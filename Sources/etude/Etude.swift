@@ -14,7 +14,7 @@ struct Etude: AsyncParsableCommand {
     subcommands: [
       DemoCommand.self, InfoCommand.self, ScoreCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
       ChordsCommand.self,
-      MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self,
+      MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
     ]
   )
 }

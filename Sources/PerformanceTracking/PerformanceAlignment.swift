@@ -1,0 +1,75 @@
+/// A take linked to its score: each note's sound (or none: missed), the sounds no note claimed
+/// (extra), and the local tempo at each note.
+///
+/// Sound times stay on the audio's time line; ``onset(ofSound:)`` and ``offset(ofSound:)`` give
+/// them on the score's, less the latency.
+public struct PerformanceAlignment: Sendable, Hashable {
+  /// The notes, in score order (rests included).
+  public var notes: [PerformanceNote]
+  /// The sounds, in time order, on the audio's time line.
+  public var sounds: [PerformanceSound]
+  /// How much later than the score the audio runs, in seconds.
+  public var latencySeconds: Double
+  /// For each note, the index of its sound, or `nil` (missed, or a rest).
+  public var soundIndices: [Int?]
+  /// The indices of the sounds no note claimed, in time order.
+  public var extraSoundIndices: [Int]
+  /// For each note, the local offset of the student's tempo around it: how far its linked
+  /// neighbours ran from the score, in seconds (see ``TempoTrend``; 0 for rests).
+  public var localOffsets: [Double]
+
+  /// Links a take to its score.
+  ///
+  /// - Parameters:
+  ///   - notes: The notes, in score order.
+  ///   - sounds: The sounds, in time order, on the audio's time line.
+  ///   - latencySeconds: The audio's delay behind the score, in seconds.
+  ///   - linker: The linking strategy (default ``AlignmentLinker``).
+  ///   - trend: The local tempo fit.
+  public init(
+    notes: [PerformanceNote], sounds: [PerformanceSound], latencySeconds: Double = 0,
+    linker: some ScoreLinker = AlignmentLinker(), trend: TempoTrend = TempoTrend()
+  ) {
+    self.init(
+      notes: notes, sounds: sounds, latencySeconds: latencySeconds,
+      soundIndices: linker.link(notes: notes, sounds: sounds, latencySeconds: latencySeconds), trend: trend)
+  }
+
+  /// An alignment from links found elsewhere (a live follower, an app's own linker).
+  ///
+  /// - Parameters:
+  ///   - notes: The notes, in score order.
+  ///   - sounds: The sounds, in time order.
+  ///   - latencySeconds: The audio's delay behind the score, in seconds.
+  ///   - soundIndices: For each note, its sound's index or `nil`.
+  ///   - trend: The local tempo fit.
+  public init(
+    notes: [PerformanceNote], sounds: [PerformanceSound], latencySeconds: Double, soundIndices: [Int?],
+    trend: TempoTrend = TempoTrend()
+  ) {
+    precondition(soundIndices.count == notes.count, "one link per note")
+    self.notes = notes
+    self.sounds = sounds
+    self.latencySeconds = latencySeconds
+    self.soundIndices = soundIndices
+    let claimed = Set(soundIndices.compactMap { $0 })
+    extraSoundIndices = sounds.indices.filter { !claimed.contains($0) }
+    let pitched = notes.indices.filter { !notes[$0].isRest }
+    let offsets = pitched.map { i in
+      soundIndices[i].map { sounds[$0].start - latencySeconds - notes[i].expectedStart }
+    }
+    let local = trend.localOffsets(times: pitched.map { notes[$0].expectedStart }, offsets: offsets)
+    var all = [Double](repeating: 0, count: notes.count)
+    for (k, i) in pitched.enumerated() { all[i] = local[k] }
+    localOffsets = all
+  }
+
+  /// A sound's start on the score's time line.
+  public func onset(ofSound index: Int) -> Double { sounds[index].start - latencySeconds }
+
+  /// A sound's end on the score's time line.
+  public func offset(ofSound index: Int) -> Double { sounds[index].end - latencySeconds }
+
+  /// The sound linked to a note, if any.
+  public func sound(forNote index: Int) -> PerformanceSound? { soundIndices[index].map { sounds[$0] } }
+}

@@ -1,0 +1,65 @@
+import PitchDSP
+
+/// One sound the student made: when it started and ended, its pitch over time, its stable pitch
+/// and how loud it was.
+///
+/// Times are seconds on the audio's time line (the take's first sample is 0); the linker moves
+/// them onto the score's time line by the latency.
+public struct PerformanceSound: Sendable, Hashable, Codable {
+  /// One voiced point of the sound's pitch track.
+  public struct PitchPoint: Sendable, Hashable, Codable {
+    /// The time, in seconds.
+    public var time: Double
+    /// The frequency, in Hz.
+    public var frequencyHz: Double
+
+    /// Creates a point.
+    public init(time: Double, frequencyHz: Double) {
+      self.time = time
+      self.frequencyHz = frequencyHz
+    }
+  }
+
+  /// How the sound began.
+  public typealias Boundary = NoteSegment.Boundary
+
+  /// The start, in seconds.
+  public var start: Double
+  /// The end, in seconds.
+  public var end: Double
+  /// The stable pitch: the median frequency after the attack, in Hz (0 when unpitched).
+  public var frequencyHz: Double
+  /// The voiced estimates inside the sound, in time order.
+  public var pitchTrack: [PitchPoint]
+  /// The highest level reached, in dBFS.
+  public var peakLevelDBFS: Double
+  /// How it began: after quiet, or by a change of pitch (legato).
+  public var boundary: Boundary
+
+  /// Creates a sound.
+  ///
+  /// - Parameters:
+  ///   - start: The start, in seconds.
+  ///   - end: The end, in seconds.
+  ///   - frequencyHz: The stable pitch, in Hz (0 when unpitched).
+  ///   - pitchTrack: The voiced points inside it.
+  ///   - peakLevelDBFS: The highest level, in dBFS.
+  ///   - boundary: How it began.
+  public init(
+    start: Double, end: Double, frequencyHz: Double, pitchTrack: [PitchPoint] = [], peakLevelDBFS: Double,
+    boundary: Boundary = .onset
+  ) {
+    self.start = start
+    self.end = end
+    self.frequencyHz = frequencyHz
+    self.pitchTrack = pitchTrack
+    self.peakLevelDBFS = peakLevelDBFS
+    self.boundary = boundary
+  }
+
+  /// The length, in seconds.
+  public var duration: Double { end - start }
+
+  /// `true` when the sound has a pitch.
+  public var isPitched: Bool { frequencyHz > 0 }
+}

@@ -1,0 +1,89 @@
+import Foundation
+
+/// Fixes the segmentation where the score shows it went wrong, then links again: a sound broken
+/// into pieces by a tremor of level (a bow change, the loop of a sample) is joined back, and
+/// two repeated notes heard as one sound are split at the dip between them.
+///
+/// - A sound no note claimed joins the sound before it when both have the same pitch (within
+///   ``sameCents``), nothing separates them (at most ``gapSeconds``), and it starts before the
+///   next note is due (less ``marginSeconds``, on the local tempo).
+/// - A missed note whose previous note's sound has its pitch and still sounds when it is due
+///   splits that sound at the lowest point of the note's harmonics within ``searchSeconds`` of
+///   when it is due, if the level rises again by ``dipDecibels`` after it.
+public struct ScoreInformedRepair: Sendable {
+  /// The pitch distance that counts as the same note, in cents.
+  public var sameCents: Double = 60
+  /// The longest gap bridged by a join, in seconds.
+  public var gapSeconds: Double = 0.03
+  /// A piece joins only if it starts this long before the next note is due, in seconds.
+  public var marginSeconds: Double = 0.1
+  /// How far from when a missed note is due its re-attack is looked for, in seconds.
+  public var searchSeconds: Double = 0.15
+  /// The rise after a dip that makes it a re-attack, in dB.
+  public var dipDecibels: Double = 3
+
+  /// Creates the repair with its default thresholds.
+  public init() {}
+
+  /// The sounds repaired against a first alignment, or the same sounds when nothing applies.
+  ///
+  /// - Parameters:
+  ///   - alignment: A first alignment of the take.
+  ///   - refiner: The take's audio, for finding re-attacks.
+  /// - Returns: The repaired sounds, in time order.
+  public func repaired(_ alignment: PerformanceAlignment, refiner: SoundBoundaryRefiner?) -> [PerformanceSound] {
+    let notes = alignment.notes
+    let latency = alignment.latencySeconds
+    var noteOfSound = [Int?](repeating: nil, count: alignment.sounds.count)
+    for (i, link) in alignment.soundIndices.enumerated() { if let j = link { noteOfSound[j] = i } }
+    let pitched = notes.indices.filter { !notes[$0].isRest }
+    // When each note is due on the audio's time line, on the local tempo.
+    func due(_ i: Int) -> Double { notes[i].expectedStart + alignment.localOffsets[i] + latency }
+    func nextPitched(after i: Int) -> Int? { pitched.first { $0 > i } }
+    func sameNote(_ a: Double, _ b: Double) -> Bool { a > 0 && b > 0 && abs(1200 * log2(a / b)) <= sameCents }
+
+    // Joins.
+    var sounds: [PerformanceSound] = []
+    var owner: [Int?] = []  // the note each kept sound is linked to
+    for (j, sound) in alignment.sounds.enumerated() {
+      if noteOfSound[j] == nil, let last = sounds.last, let note = owner.last ?? nil,
+        sameNote(sound.frequencyHz, last.frequencyHz), sound.start - last.end <= gapSeconds,
+        nextPitched(after: note).map({ sound.start < due($0) - marginSeconds }) ?? true
+      {
+        sounds[sounds.count - 1].end = sound.end
+        sounds[sounds.count - 1].pitchTrack += sound.pitchTrack
+        sounds[sounds.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+        continue
+      }
+      sounds.append(sound)
+      owner.append(noteOfSound[j])
+    }
+
+    // Splits.
+    guard let refiner else { return sounds }
+    for (k, i) in pitched.enumerated() where alignment.soundIndices[i] == nil && k > 0 {
+      let previous = pitched[k - 1]
+      guard let expected = notes[i].soundingPitch, let index = owner.firstIndex(where: { $0 == previous }) else {
+        continue
+      }
+      let sound = sounds[index]
+      let expectedHz = 440 * pow(2, Double(expected.rawValue - 69) / 12)
+      let when = due(i)
+      guard sameNote(sound.frequencyHz, expectedHz), sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
+      guard let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: dipDecibels) else {
+        continue
+      }
+      var first = sound
+      var second = sound
+      first.end = dip
+      second.start = dip
+      second.boundary = .onset
+      first.pitchTrack = sound.pitchTrack.filter { $0.time < dip }
+      second.pitchTrack = sound.pitchTrack.filter { $0.time >= dip }
+      sounds[index] = first
+      sounds.insert(second, at: index + 1)
+      owner.insert(i, at: index + 1)
+    }
+    return sounds
+  }
+}

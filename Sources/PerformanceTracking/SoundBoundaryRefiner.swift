@@ -1,0 +1,259 @@
+import Foundation
+
+/// Moves a sound's start and end from where the pitch track noticed them to where the note
+/// physically began and stopped, by following the amplitude of the note's own harmonics.
+///
+/// A pitch tracker notices a new note when it dominates its analysis window: tens of
+/// milliseconds late after a slow attack or under the ring of the previous note. The refiner
+/// looks at the harmonics of the sound's pitch that lie clear of the previous note's
+/// (``HarmonicEnvelope``), finds the rise to the sound's early peak, fits a line to its middle
+/// (15–60 % of the rise) and takes the start where that line meets the floor before it: the
+/// start of a linear attack, independent of how slow it is. An end followed by silence is
+/// where the harmonics' decay, fitted as a line in decibels from 3 to 15 dB below the sustained
+/// level, meets that level: the start of an exponential release, before the ring of the room.
+public struct SoundBoundaryRefiner: Sendable {
+  /// The signal.
+  public let samples: [Float]
+  /// Its sample rate, in Hz.
+  public let sampleRate: Double
+  /// The time resolution of the envelopes, in seconds (default 1 ms).
+  public var stepSeconds = 0.001
+  /// The window after quiet, in seconds (short: fine timing, every harmonic resolved).
+  public var detachedWindowSeconds = 0.012
+  /// The window under a previous note, in seconds (long enough to separate the notes).
+  public var legatoWindowSeconds = 0.04
+  /// The highest harmonic followed, in Hz.
+  public var maximumHarmonicHz = 5000.0
+  /// The most harmonics followed.
+  public var maximumHarmonics = 12
+
+  /// Creates a refiner over a signal.
+  ///
+  /// - Parameters:
+  ///   - samples: The mono signal.
+  ///   - sampleRate: Its sample rate, in Hz.
+  public init(samples: [Float], sampleRate: Double) {
+    self.samples = samples
+    self.sampleRate = sampleRate
+  }
+
+  /// The sound's start, refined; the original start when no clear rise is found.
+  ///
+  /// - Parameters:
+  ///   - sound: The sound (start from the pitch track).
+  ///   - previous: The sound before it, if any.
+  /// - Returns: The start, in seconds.
+  public func start(of sound: PerformanceSound, after previous: PerformanceSound?) -> Double {
+    guard sound.frequencyHz > 0 else { return sound.start }
+    // The previous note still sounds (its refined end reaches near this start): legato.
+    let overlapping = previous.flatMap { $0.end > sound.start - 0.1 && $0.frequencyHz > 0 ? $0 : nil }
+    let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: overlapping?.frequencyHz)
+    // From 150 ms before (not before the previous sound's start) to 120 ms after.
+    var from = sound.start - 0.15
+    if let previous { from = max(from, previous.start + 0.03) }
+    from = max(0, from)
+    let to = min(sound.start + 0.12, max(sound.end, sound.start + 0.03))
+    guard to - from > 0.02 else { return sound.start }
+    let (envelope, time) = amplitudes(harmonics, from: from, to: to, window: window)
+    // The early peak: the highest point from just before the start to the end of the span.
+    let searchFrom = max(0, Int(((sound.start - 0.02) - from) / stepSeconds))
+    guard searchFrom < envelope.count else { return sound.start }
+    var peakIndex = searchFrom
+    for i in searchFrom..<envelope.count where envelope[i] > envelope[peakIndex] { peakIndex = i }
+    let peak = envelope[peakIndex]
+    var floor = peak
+    for i in 0...peakIndex { floor = min(floor, envelope[i]) }
+    // A rise of less than 6 dB is no attack to time.
+    guard peak > 2 * floor, peak > 0 else { return sound.start }
+    // Walk back from the rise's lower part to where the note emerges from the floor: within
+    // 3 dB of it, or 40 dB under the peak, whichever is higher.
+    let low = floor + 0.15 * (peak - floor)
+    var lowIndex = peakIndex
+    while lowIndex > 0, envelope[lowIndex] > low { lowIndex -= 1 }
+    let emergence = max(1.41 * floor, 0.01 * peak)
+    var index = lowIndex
+    while index > 0, envelope[index] > emergence { index -= 1 }
+    // Interpolate between the two samples around the threshold.
+    var crossing = Double(index)
+    if envelope[index] <= emergence, index + 1 < envelope.count, envelope[index + 1] > envelope[index] {
+      crossing += (emergence - envelope[index]) / (envelope[index + 1] - envelope[index])
+    }
+    // The triangle window lets a rise show up to half its length early: an abrupt attack
+    // crosses the threshold about 0.4 of the window early, an attack slower than the window
+    // hardly at all. The rise time (from the crossing to half the peak) says which.
+    let half = floor + 0.5 * (peak - floor)
+    var halfIndex = index
+    while halfIndex < peakIndex, envelope[halfIndex] < half { halfIndex += 1 }
+    let rise = time(Double(halfIndex)) - time(crossing)
+    let slowness = min(1, max(0, (rise - 0.5 * window) / (1.5 * window)))
+    return time(crossing) + window * (0.4 - 0.3 * slowness)
+  }
+
+  /// The sound's end, refined, when silence (or a gap) follows it; the original end otherwise.
+  ///
+  /// - Parameters:
+  ///   - sound: The sound (start already refined).
+  ///   - next: The sound after it, if any.
+  /// - Returns: The end, in seconds.
+  public func end(of sound: PerformanceSound, before next: PerformanceSound?) -> Double {
+    guard sound.frequencyHz > 0 else { return sound.end }
+    let close = next.flatMap { $0.start < sound.end + 0.15 && $0.frequencyHz > 0 ? $0 : nil }
+    let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: close?.frequencyHz)
+    let from = max(sound.start + 0.05, sound.end - 0.6)
+    var to = sound.end + 0.15
+    if let next { to = min(to, next.start) }
+    to = min(to, Double(samples.count) / sampleRate)
+    let fallback = min(sound.end, next?.start ?? sound.end)
+    guard to - from > 0.03 else { return fallback }
+    let (amplitude, time) = amplitudes(harmonics, from: from, to: to, window: window)
+    let envelope = amplitude.map { 20 * log10(max($0, 1e-9)) }
+    let perSecond = 1 / (time(1) - time(0))
+    // The loudest point after the attack, the last point within 6 dB of it, and the sustained
+    // level over the 150 ms before that point.
+    let attackEnd = min(envelope.count - 1, max(0, Int((sound.start + 0.1 - from) * perSecond)))
+    guard let top = envelope[attackEnd...].max() else { return fallback }
+    var sustained = envelope.count - 1
+    while sustained > attackEnd, envelope[sustained] < top - 6 { sustained -= 1 }
+    let body = envelope[max(0, sustained - Int(0.15 * perSecond))...sustained].sorted()
+    let sustain = body[body.count / 2]
+    // The decay: from 3 to 15 dB under the sustained level, fitted as a line and met with it.
+    var knee = sustained
+    while knee + 1 < envelope.count, envelope[knee] >= sustain - 3 { knee += 1 }
+    guard knee + 1 < envelope.count else { return fallback }
+    var bottom = knee
+    while bottom + 1 < envelope.count, envelope[bottom + 1] > sustain - 15 { bottom += 1 }
+    guard bottom - knee >= 2, let line = Self.fitLine(envelope, knee...bottom), line.slope < 0 else {
+      return time(Double(knee))
+    }
+    let crossing = (sustain - 1 - line.intercept) / line.slope
+    return time(max(Double(knee) - 0.05 * perSecond, min(Double(knee), crossing)))
+  }
+
+  /// The harmonics to follow for a note of `frequency` next to a note of `other`, and the
+  /// window: after quiet, or next to the same pitch (a re-attack), every harmonic with the short
+  /// window; next to another pitch, the harmonics clear of the other note's with the long
+  /// window (longer still if none is clear; every harmonic if none ever is).
+  func harmonics(of frequency: Double, near other: Double?) -> (harmonics: [Double], window: Double) {
+    guard let other, abs(1200 * log2(frequency / other)) > 50 else {
+      return (harmonics(of: frequency, clearOf: nil, window: detachedWindowSeconds), detachedWindowSeconds)
+    }
+    for window in [legatoWindowSeconds, legatoWindowSeconds * 1.5] {
+      let clear = harmonics(of: frequency, clearOf: other, window: window)
+      if !clear.isEmpty { return (clear, window) }
+    }
+    return (harmonics(of: frequency, clearOf: nil, window: legatoWindowSeconds), legatoWindowSeconds)
+  }
+
+  /// The harmonics of `frequency` below the limits, leaving out those within 1.5 / window of a
+  /// harmonic of `other`.
+  func harmonics(of frequency: Double, clearOf other: Double?, window: Double) -> [Double] {
+    let limit = min(maximumHarmonicHz, sampleRate / 2 - 200)
+    let spacing = 1.5 / window
+    var result: [Double] = []
+    var k = 1
+    while k <= maximumHarmonics, Double(k) * frequency < limit {
+      let f = Double(k) * frequency
+      k += 1
+      if let other, other > 0 {
+        let m = (f / other).rounded()
+        if abs(f - m * other) < spacing || abs(f - (m + 1) * other) < spacing || abs(f - (m - 1) * other) < spacing {
+          continue
+        }
+      }
+      result.append(f)
+    }
+    return result
+  }
+
+  /// The envelope of `harmonics` from `from` to `to` seconds, and the time of a (fractional)
+  /// index into it.
+  func amplitudes(
+    _ harmonics: [Double], from: Double, to: Double, window: Double
+  ) -> ([Double], @Sendable (Double) -> Double) {
+    let hop = max(1, Int((stepSeconds * sampleRate).rounded()))
+    let start = Int((from * sampleRate).rounded())
+    let count = max(1, Int((to * sampleRate - Double(start)) / Double(hop)) + 1)
+    let values = HarmonicEnvelope.amplitudes(
+      of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
+      windowSeconds: window)
+    let rate = sampleRate
+    return (values, { (Double(start) + $0 * Double(hop)) / rate })
+  }
+
+  /// The least-squares line through `values[range]` against their indices.
+  static func fitLine(_ values: [Double], _ range: ClosedRange<Int>) -> (slope: Double, intercept: Double)? {
+    guard range.count >= 2 else { return nil }
+    var sx = 0.0
+    var sy = 0.0
+    var sxx = 0.0
+    var sxy = 0.0
+    for i in range {
+      let x = Double(i)
+      sx += x
+      sy += values[i]
+      sxx += x * x
+      sxy += x * values[i]
+    }
+    let n = Double(range.count)
+    let denominator = n * sxx - sx * sx
+    guard denominator != 0 else { return nil }
+    let slope = (n * sxy - sx * sy) / denominator
+    return (slope, (sy - slope * sx) / n)
+  }
+}
+
+extension SoundBoundaryRefiner {
+  /// The harmonics followed for a note (exposed for diagnostics).
+  public func harmonicsForDebug(of frequency: Double, clearOf other: Double?, window: Double) -> [Double] {
+    harmonics(of: frequency, clearOf: other, window: window)
+  }
+}
+
+extension SoundBoundaryRefiner {
+  /// A re-attack inside a sound: the lowest point of its harmonics within `within` seconds of
+  /// `time`, followed within 80 ms by a rise of at least `riseDecibels`; `nil` when there is none.
+  ///
+  /// - Returns: The re-attack's time (where the new note emerges from the dip), in seconds.
+  public func reattack(in sound: PerformanceSound, near time: Double, within: Double, riseDecibels: Double) -> Double? {
+    guard sound.frequencyHz > 0 else { return nil }
+    let from = max(sound.start + 0.05, time - within)
+    let to = min(sound.end - 0.02, time + within + 0.08)
+    guard to - from > 0.05 else { return nil }
+    let harmonics = harmonics(of: sound.frequencyHz, clearOf: nil, window: detachedWindowSeconds)
+    let (envelope, timeOf) = amplitudes(harmonics, from: from, to: to, window: detachedWindowSeconds)
+    let rise = pow(10, riseDecibels / 20)
+    let look = Int(0.08 / stepSeconds)
+    var best: (index: Int, depth: Double)?
+    let searchEnd = max(0, envelope.count - look)
+    for i in 1..<max(1, searchEnd) where envelope[i] <= envelope[i - 1] && envelope[i] <= envelope[i + 1] {
+      let after = envelope[(i + 1)...min(envelope.count - 1, i + look)].max() ?? 0
+      let before = envelope[max(0, i - look)..<i].max() ?? 0
+      guard envelope[i] > 0, after >= rise * envelope[i], before >= rise * envelope[i] else { continue }
+      let depth = min(after, before) / envelope[i]
+      if depth > best?.depth ?? 0 { best = (i, depth) }
+    }
+    return best.map { timeOf(Double($0.index)) }
+  }
+}
+
+extension SoundBoundaryRefiner {
+  /// The sound's pitch with a sub-octave error undone: when the odd harmonics of its frequency
+  /// (1, 3, 5) carry less than `ratio` of the amplitude of the even ones (2, 4, 6) over the
+  /// middle of the sound, the note is really an octave higher (a pitch tracker's classic
+  /// mistake on a strong second harmonic).
+  ///
+  /// - Returns: The frequency to use, in Hz.
+  public func octaveChecked(_ sound: PerformanceSound, ratio: Double = 0.1) -> Double {
+    let f = sound.frequencyHz
+    guard f > 0, 6 * f < sampleRate / 2, sound.duration > 0.06 else { return f }
+    let middle = (sound.start + sound.end) / 2
+    let from = max(sound.start + 0.02, middle - 0.04)
+    let to = min(sound.end - 0.02, middle + 0.04)
+    guard to > from else { return f }
+    let (odd, _) = amplitudes([f, 3 * f, 5 * f], from: from, to: to, window: 0.04)
+    let (even, _) = amplitudes([2 * f, 4 * f, 6 * f], from: from, to: to, window: 0.04)
+    let oddMean = odd.reduce(0, +) / Double(max(1, odd.count))
+    let evenMean = even.reduce(0, +) / Double(max(1, even.count))
+    return evenMean > 0 && oddMean < ratio * evenMean ? 2 * f : f
+  }
+}

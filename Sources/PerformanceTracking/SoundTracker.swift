@@ -1,0 +1,199 @@
+import Foundation
+import PitchDSP
+
+/// Finds the sounds of a take: pitch-tracks the audio, cuts the track into sounds (level above
+/// the noise floor with hysteresis, legato splits on a change of pitch, re-attacks), drops
+/// fragments, and refines each sound's start and end on the audio itself.
+///
+/// The offline entry point, ``sounds(in:sampleRate:)``, decodes the whole take's best pitch path
+/// (pYIN with its hidden Markov model); ``LivePerformanceTracker`` runs the same segmentation
+/// on a live pitch track.
+public struct SoundTracker: Sendable {
+  /// What the tracker looks for; every threshold is tunable.
+  public struct Configuration: Sendable, Hashable, Codable {
+    /// The lowest pitch searched, in Hz.
+    public var minimumFrequencyHz: Double = 40
+    /// The highest pitch searched, in Hz.
+    public var maximumFrequencyHz: Double = 2000
+    /// The time between pitch estimates, in seconds.
+    public var hopSeconds: Double = 0.01
+    /// The segmentation thresholds: a sound starts 9 dB above the noise floor and lasts while
+    /// 5 dB above it (lower than the segmenter's defaults, so that a take at 10 dB SNR still
+    /// segments; the boundaries are refined on the audio afterwards).
+    public var segmenter: NoteSegmenter.Configuration = {
+      var configuration = NoteSegmenter.Configuration()
+      configuration.onDecibels = 9
+      configuration.offDecibels = 5
+      return configuration
+    }()
+    /// Whether starts and ends are refined on the audio (``SoundBoundaryRefiner``).
+    public var refinesBoundaries = true
+    /// The shortest sound kept, in seconds.
+    public var minimumSeconds: Double = 0.06
+    /// Sounds whose peak lies more than this far below the take's typical sound are dropped
+    /// (the ring of a room, a breath), in dB.
+    public var quietestDecibels: Double = 30
+    /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
+    /// one sound split by a glitch of the pitch track, in cents.
+    public var mergeCents: Double = 50
+
+    /// Creates the default configuration.
+    public init() {}
+
+    /// A pitch range fitted to the notes expected: an octave and a half below the lowest (for
+    /// octave errors and lower partials) to a little over an octave above the highest.
+    ///
+    /// - Parameters:
+    ///   - lowestHz: The lowest expected frequency, in Hz.
+    ///   - highestHz: The highest expected frequency, in Hz.
+    ///   - sampleRate: The take's sample rate (the top stays under a quarter of it).
+    public mutating func fitRange(lowestHz: Double, highestHz: Double, sampleRate: Double) {
+      minimumFrequencyHz = max(30, lowestHz / 2.9)
+      maximumFrequencyHz = min(sampleRate / 4, max(highestHz * 2.2, minimumFrequencyHz * 4))
+    }
+  }
+
+  /// The configuration.
+  public var configuration: Configuration
+
+  /// Creates a tracker.
+  ///
+  /// - Parameter configuration: What it looks for.
+  public init(configuration: Configuration = Configuration()) {
+    self.configuration = configuration
+  }
+
+  /// The pitch track and the sounds of a whole take.
+  ///
+  /// - Parameters:
+  ///   - samples: The take, mono.
+  ///   - sampleRate: Its sample rate, in Hz.
+  /// - Returns: The pitch estimates and the sounds, in time order.
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for a range the sample
+  ///   rate cannot analyze.
+  public func track(_ samples: [Float], sampleRate: Double) throws(PitchDSPError) -> (
+    estimates: [PitchEstimate], sounds: [PerformanceSound]
+  ) {
+    let pitch = PitchConfiguration(
+      sampleRate: sampleRate, minimumFrequencyHz: configuration.minimumFrequencyHz,
+      maximumFrequencyHz: configuration.maximumFrequencyHz, hopSeconds: configuration.hopSeconds)
+    try pitch.validate()
+    let estimator = try ProbabilisticYINEstimator.offline(configuration: pitch, frameCount: samples.count)
+    let estimates = estimator.estimates(for: samples.map { $0.isFinite ? $0 : 0 })
+    return (estimates, sounds(from: estimates, samples: samples, sampleRate: sampleRate))
+  }
+
+  /// The sounds of a whole take.
+  ///
+  /// - Parameters:
+  ///   - samples: The take, mono.
+  ///   - sampleRate: Its sample rate, in Hz.
+  /// - Returns: The sounds, in time order.
+  /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` for a range the sample
+  ///   rate cannot analyze.
+  public func sounds(in samples: [Float], sampleRate: Double) throws(PitchDSPError) -> [PerformanceSound] {
+    try track(samples, sampleRate: sampleRate).sounds
+  }
+
+  /// The sounds of a pitch track, refined on `samples` when given.
+  ///
+  /// - Parameters:
+  ///   - estimates: The pitch track, in time order.
+  ///   - samples: The audio it came from, for refining boundaries (empty: no refinement).
+  ///   - sampleRate: The audio's sample rate, in Hz.
+  /// - Returns: The sounds, in time order.
+  public func sounds(from estimates: [PitchEstimate], samples: [Float], sampleRate: Double) -> [PerformanceSound] {
+    let segments = NoteSegmenter(configuration: configuration.segmenter).segments(of: estimates)
+    var sounds = segments.map { segment in
+      PerformanceSound(
+        start: segment.start, end: segment.end, frequencyHz: segment.frequencyHz,
+        pitchTrack: Self.points(of: estimates, from: segment.start, to: segment.end),
+        peakLevelDBFS: segment.peakLevelDBFS, boundary: segment.boundary)
+    }
+    sounds = merged(sounds, estimates: estimates)
+    if configuration.refinesBoundaries, !samples.isEmpty {
+      sounds = refined(sounds, samples: samples, sampleRate: sampleRate)
+    }
+    return cleaned(sounds)
+  }
+
+  /// The voiced estimates in `[from, to]`.
+  static func points(of estimates: [PitchEstimate], from: Double, to: Double) -> [PerformanceSound.PitchPoint] {
+    let first = estimates.partitioningIndex { $0.time >= from - 1e-9 }
+    var points: [PerformanceSound.PitchPoint] = []
+    var i = first
+    while i < estimates.count, estimates[i].time <= to + 1e-9 {
+      if estimates[i].frequencyHz > 0 {
+        points.append(.init(time: estimates[i].time, frequencyHz: estimates[i].frequencyHz))
+      }
+      i += 1
+    }
+    return points
+  }
+
+  /// Joins a legato split that came back to the same pitch with no dip in level: a glitch.
+  func merged(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
+    var result: [PerformanceSound] = []
+    for sound in sounds {
+      if let last = result.last, sound.boundary == .pitchChange, last.frequencyHz > 0, sound.frequencyHz > 0,
+        sound.start - last.end <= 2.5 * configuration.hopSeconds,
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
+      {
+        var joined = last
+        joined.end = sound.end
+        joined.pitchTrack += sound.pitchTrack
+        joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+        let skip = configuration.segmenter.attackSeconds
+        let body = joined.pitchTrack.filter { $0.time >= joined.start + skip }.map(\.frequencyHz)
+        joined.frequencyHz = Self.median(body.isEmpty ? joined.pitchTrack.map(\.frequencyHz) : body) ?? last.frequencyHz
+        result[result.count - 1] = joined
+      } else {
+        result.append(sound)
+      }
+    }
+    return result
+  }
+
+  /// Refined ends (against the next sound as tracked), then starts (against the previous
+  /// sound's refined end: only a note still sounding makes a start legato).
+  func refined(_ input: [PerformanceSound], samples: [Float], sampleRate: Double) -> [PerformanceSound] {
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
+    // Sub-octave errors first: the boundaries follow the note's real harmonics.
+    let sounds = input.map { sound in
+      var checked = sound
+      let frequency = refiner.octaveChecked(sound)
+      if frequency != sound.frequencyHz {
+        checked.frequencyHz = frequency
+        checked.pitchTrack = sound.pitchTrack.map { .init(time: $0.time, frequencyHz: $0.frequencyHz * 2) }
+      }
+      return checked
+    }
+    var result = sounds
+    for i in result.indices {
+      let next = i + 1 < sounds.count ? sounds[i + 1] : nil
+      result[i].end = max(sounds[i].start + 0.01, refiner.end(of: sounds[i], before: next))
+    }
+    for i in result.indices {
+      let start = refiner.start(of: sounds[i], after: i > 0 ? result[i - 1] : nil)
+      // Never before the previous sound's start, never after its own end.
+      let floor = i > 0 ? result[i - 1].start + 0.02 : 0
+      result[i].start = min(max(start, floor), result[i].end - 0.01)
+    }
+    return result
+  }
+
+  /// Drops unpitched sounds, sounds too short, and sounds far quieter than the take's typical one.
+  func cleaned(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
+    let pitched = sounds.filter { $0.frequencyHz > 0 && $0.duration >= configuration.minimumSeconds }
+    guard let typical = Self.median(pitched.map(\.peakLevelDBFS)) else { return [] }
+    return pitched.filter { $0.peakLevelDBFS >= typical - configuration.quietestDecibels }
+  }
+
+  /// The median of some values, or `nil` when there are none.
+  static func median(_ values: [Double]) -> Double? {
+    guard !values.isEmpty else { return nil }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}

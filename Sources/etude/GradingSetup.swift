@@ -1,0 +1,93 @@
+import Foundation
+import IssueRanking
+import PerformanceAnalysis
+import PerformanceTracking
+import PitchDSP
+import ScoreModel
+
+/// Everything `etude grade` (and the demo) needs to grade a take: tolerances, the instrument's
+/// partials, the criterion, the linker, the help videos.
+struct GradingSetup {
+  var tolerances: Tolerances
+  var instrument: String?
+  var partials: PartialTable?
+  var criterion: any IssueCriterion
+  var linker: String
+  var catalog: HelpVideoCatalog?
+
+  init(
+    instrument: String?, partialsFile: String? = nil, tolerancesFile: String? = nil, level: String? = nil,
+    criterion: String = "overall", linker: String = "alignment", videosFile: String? = nil
+  ) throws {
+    if let tolerancesFile {
+      tolerances = try Tolerances(json: Data(contentsOf: URL(fileURLWithPath: tolerancesFile)), level: level)
+    } else if let level {
+      guard let builtIn = Tolerances.level(named: level) else {
+        throw PerformanceAnalysisError.unknownLevel(name: level, available: Tolerances.builtInLevels.map(\.name))
+      }
+      tolerances = builtIn
+    } else {
+      tolerances = .intermediate
+    }
+    self.instrument = instrument
+    if let partialsFile {
+      let data = try Data(contentsOf: URL(fileURLWithPath: partialsFile))
+      do {
+        partials = try JSONDecoder().decode(PartialTable.self, from: data)
+      } catch {
+        throw PerformanceAnalysisError.invalidJSON(reason: "partial table \(partialsFile): \(error)")
+      }
+    } else {
+      partials = instrument.flatMap { PartialTable.named($0) }
+    }
+    self.criterion = IssueCriteria.named(criterion) ?? OverallCriterion()
+    self.linker = linker
+    if let videosFile {
+      catalog = try HelpVideoCatalog(json: Data(contentsOf: URL(fileURLWithPath: videosFile)))
+    }
+  }
+
+  /// Grades a take of `samples` against `score`; `latencySeconds` nil = measure it.
+  func grade(score: Score, samples: [Float], sampleRate: Double, latencySeconds: Double?) throws -> GradingResult {
+    let notes = PerformanceNote.melody(of: score)
+    var configuration = SoundTracker.Configuration()
+    let tuning = Tuning(a4Hz: tolerances.pitch.a4Hz)
+    let frequencies = notes.compactMap { $0.soundingPitch.map { tuning.frequencyHz(of: $0) } }
+    if let low = frequencies.min(), let high = frequencies.max() {
+      configuration.fitRange(lowestHz: low, highestHz: high, sampleRate: sampleRate)
+    }
+    let tracked = try SoundTracker(configuration: configuration).track(samples, sampleRate: sampleRate)
+    let latency = latencySeconds ?? LatencyCalibration.estimate(notes: notes, sounds: tracked.sounds) ?? 0
+    func align(_ sounds: [PerformanceSound]) -> PerformanceAlignment {
+      linker == "window"
+        ? PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: latency, linker: WindowLinker())
+        : PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: latency)
+    }
+    let first = align(tracked.sounds)
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
+    let alignment = align(ScoreInformedRepair().repaired(first, refiner: refiner))
+    let grades = PerformanceGrader(tolerances: tolerances).grade(alignment, partials: partials)
+    var catalog = self.catalog
+    let issues = IssueRanker(criterion: criterion).rank(grades, catalog: &catalog)
+    return GradingResult(
+      title: score.title, tolerances: tolerances, instrument: instrument, criterion: criterion.name,
+      latencySeconds: latency, latencyMeasured: latencySeconds == nil, grades: grades, issues: issues,
+      estimates: tracked.estimates, audioSeconds: Double(samples.count) / sampleRate)
+  }
+}
+
+/// A graded take with what the outputs show.
+struct GradingResult {
+  var title: String
+  var tolerances: Tolerances
+  var instrument: String?
+  var criterion: String
+  var latencySeconds: Double
+  var latencyMeasured: Bool
+  var grades: PerformanceGrades
+  var issues: [PerformanceIssue]
+  var estimates: [PitchEstimate]
+  var audioSeconds: Double
+  var scoreFile: String?
+  var audioFile: String?
+}
