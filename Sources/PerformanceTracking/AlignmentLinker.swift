@@ -6,8 +6,9 @@ import Foundation
 /// The cost of an alignment adds:
 /// - for each missed note ``Costs/missedNote``, for each extra sound ``Costs/extraSound``;
 /// - for each match, how far the sound's pitch is from the note's (nothing within
-///   ``Costs/samePitchCents``, ``Costs/octave`` for an octave, ``Costs/otherPitch`` for any
-///   other note: a wrong note played in time is still the student's attempt at that note);
+///   ``Costs/samePitchCents``, ``Costs/octave`` for an octave, ``Costs/otherPitch`` for a
+///   semitone or two, ``Costs/farPitch`` beyond: a wrong note played in time is still the
+///   student's attempt at that note), and ``Costs/tooShort`` for a blip against a long note;
 /// - between consecutive matches, how much the time between the two sounds differs from the
 ///   time between the two notes, relative to ``Costs/intervalToleranceSeconds`` plus
 ///   ``Costs/intervalToleranceRatio`` of the written interval, squared and capped at
@@ -32,8 +33,15 @@ public struct AlignmentLinker: ScoreLinker {
     public var samePitchCents: Double = 60
     /// A match an octave (or several) away.
     public var octave: Double = 1
-    /// A match at any other pitch.
+    /// A match a semitone or two away (a wrong note).
     public var otherPitch: Double = 2
+    /// A match further away (not an octave): more likely another sound than the note.
+    public var farPitch: Double = 3.5
+    /// A match whose sound lasts less than ``shortRatio`` of the note's written value (for a
+    /// note written longer than a quarter of a second): more likely a stray sound.
+    public var tooShort: Double = 1.5
+    /// The sounded/written ratio below which ``tooShort`` applies.
+    public var shortRatio: Double = 0.3
     /// The interval tolerance's fixed part, in seconds.
     public var intervalToleranceSeconds: Double = 0.04
     /// The interval tolerance's part proportional to the written interval.
@@ -82,7 +90,12 @@ public struct AlignmentLinker: ScoreLinker {
     let semitones = Int((cents / 100).rounded())
     let fromOctave = abs(cents - Double(semitones / 12 * 12) * 100)
     if semitones % 12 == 0 || fromOctave <= costs.samePitchCents { return costs.octave }
-    return costs.otherPitch
+    return abs(semitones) <= 2 ? costs.otherPitch : costs.farPitch
+  }
+
+  /// The cost of matching a sound of `seconds` to a note written `written` seconds long.
+  func durationCost(seconds: Double, written: Double) -> Double {
+    written > 0.25 && seconds < costs.shortRatio * written ? costs.tooShort : 0
   }
 
   func intervalCost(expected: Double, played: Double) -> Double {
@@ -99,6 +112,7 @@ public struct AlignmentLinker: ScoreLinker {
     guard n > 0, m > 0 else { return result }
     let expected = pitched.map { notes[$0].expectedStart }
     let midi = pitched.map { notes[$0].soundingPitch!.rawValue }
+    let written = pitched.map { notes[$0].expectedDuration }
     let played = sounds.map { $0.start - latencySeconds }
 
     // Candidate sounds per note: those in the band, as a range of sound indices.
@@ -136,6 +150,7 @@ public struct AlignmentLinker: ScoreLinker {
       }
       for (k, j) in range.enumerated() {
         let local = pitchCost(frequencyHz: sounds[j].frequencyHz, midi: midi[i])
+          + durationCost(seconds: sounds[j].duration, written: written[i])
           + costs.absolutePerSecond * max(0, abs(played[j] - expected[i]) - costs.absoluteSlackSeconds)
         // From the start: every earlier note missed, every earlier sound extra.
         var best = costs.missedNote * Double(i) + costs.extraSound * Double(j)

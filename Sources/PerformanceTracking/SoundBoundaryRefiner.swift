@@ -257,3 +257,13 @@ extension SoundBoundaryRefiner {
     return evenMean > 0 && oddMean < ratio * evenMean ? 2 * f : f
   }
 }
+
+extension SoundBoundaryRefiner {
+  /// Whether a note of `frequency` has harmonics clear of a different note of `other` (false
+  /// for the same pitch, and for a note whose harmonics all fall on the other's, such as an
+  /// octave above it).
+  public func hasClearHarmonics(of frequency: Double, near other: Double) -> Bool {
+    guard frequency > 0, other > 0, abs(1200 * log2(frequency / other)) > 50 else { return false }
+    return !harmonics(of: frequency, clearOf: other, window: legatoWindowSeconds * 1.5).isEmpty
+  }
+}

@@ -17,13 +17,14 @@ public struct SoundTracker: Sendable {
     public var maximumFrequencyHz: Double = 2000
     /// The time between pitch estimates, in seconds.
     public var hopSeconds: Double = 0.01
-    /// The segmentation thresholds: a sound starts 9 dB above the noise floor and lasts while
-    /// 5 dB above it (lower than the segmenter's defaults, so that a take at 10 dB SNR still
+    /// The segmentation thresholds: a sound starts 9 dB above the noise floor (3 dB when
+    /// pitched) and lasts while 2 dB above it (lower than the segmenter's defaults, so that a take at 10 dB SNR still
     /// segments; the boundaries are refined on the audio afterwards).
     public var segmenter: NoteSegmenter.Configuration = {
       var configuration = NoteSegmenter.Configuration()
       configuration.onDecibels = 9
-      configuration.offDecibels = 5
+      configuration.voicedOnDecibels = 3
+      configuration.offDecibels = 2
       return configuration
     }()
     /// Whether starts and ends are refined on the audio (``SoundBoundaryRefiner``).
@@ -110,9 +111,10 @@ public struct SoundTracker: Sendable {
         pitchTrack: Self.points(of: estimates, from: segment.start, to: segment.end),
         peakLevelDBFS: segment.peakLevelDBFS, boundary: segment.boundary)
     }
-    sounds = merged(sounds, estimates: estimates)
+    // Fragments and blips go before refining, so that they do not bound their neighbours.
+    sounds = cleaned(merged(sounds, estimates: estimates))
     if configuration.refinesBoundaries, !samples.isEmpty {
-      sounds = refined(sounds, samples: samples, sampleRate: sampleRate)
+      sounds = refined(sounds, estimates: estimates, samples: samples, sampleRate: sampleRate)
     }
     return cleaned(sounds)
   }
@@ -156,7 +158,9 @@ public struct SoundTracker: Sendable {
 
   /// Refined ends (against the next sound as tracked), then starts (against the previous
   /// sound's refined end: only a note still sounding makes a start legato).
-  func refined(_ input: [PerformanceSound], samples: [Float], sampleRate: Double) -> [PerformanceSound] {
+  func refined(
+    _ input: [PerformanceSound], estimates: [PitchEstimate], samples: [Float], sampleRate: Double
+  ) -> [PerformanceSound] {
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
     // Sub-octave errors first: the boundaries follow the note's real harmonics.
     let sounds = input.map { sound in
@@ -178,8 +182,30 @@ public struct SoundTracker: Sendable {
       // Never before the previous sound's start, never after its own end.
       let floor = i > 0 ? result[i - 1].start + 0.02 : 0
       result[i].start = min(max(start, floor), result[i].end - 0.01)
+      // A legato leap the new note's harmonics cannot time (an octave up shares them all with
+      // the old note): when the previous note stopped before this start and the sound never
+      // dipped in between, the note began when the previous one stopped.
+      if i > 0, !refiner.hasClearHarmonics(of: sounds[i].frequencyHz, near: sounds[i - 1].frequencyHz) {
+        let stop = result[i - 1].end
+        if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
+          Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
+        {
+          result[i].start = stop
+        }
+      }
     }
     return result
+  }
+
+  /// Whether the level between two times stays within 6 dB of the quieter of its ends' levels
+  /// (no silence between two notes).
+  static func heldWithoutDip(_ estimates: [PitchEstimate], from: Double, to: Double) -> Bool {
+    let first = estimates.partitioningIndex { $0.time >= from - 0.03 }
+    let last = estimates.partitioningIndex { $0.time > to + 0.03 }
+    guard last - first >= 2 else { return false }
+    let levels = estimates[first..<last].map { $0.levelDBFS.isFinite ? $0.levelDBFS : -200 }
+    let ends = min(levels.first!, levels.last!)
+    return levels.min()! >= ends - 6
   }
 
   /// Drops unpitched sounds, sounds too short, and sounds far quieter than the take's typical one.

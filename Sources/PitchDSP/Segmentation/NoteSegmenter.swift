@@ -33,6 +33,10 @@ public final class NoteSegmenter {
   public struct Configuration: Sendable, Hashable, Codable {
     /// How far above the noise floor a sound starts, in dB.
     public var onDecibels: Double = 15
+    /// How far above the noise floor a *voiced* estimate starts a sound, in dB (default: the
+    /// same as ``onDecibels``). Lower it to find pitched notes in loud noise, where the level
+    /// rises little above the floor but the pitch is clear.
+    public var voicedOnDecibels: Double? = nil
     /// How far above the noise floor a sound continues, in dB (below `onDecibels`: hysteresis).
     public var offDecibels: Double = 8
     /// How fast the floor may rise, in dB per second.
@@ -167,7 +171,9 @@ public final class NoteSegmenter {
     }
 
     if !sounding {
-      guard level >= floor + configuration.onDecibels else { return nil }
+      var threshold = configuration.onDecibels
+      if voiced, let voicedThreshold = configuration.voicedOnDecibels { threshold = voicedThreshold }
+      guard level >= floor + threshold else { return nil }
       start(at: estimate.time, boundary: .onset)
       add(estimate, level: level)
       return nil
