@@ -40,6 +40,13 @@ public enum HarmonicEnvelope {
     var boxReal = [Double](repeating: 0, count: length - half + 1)
     var boxImaginary = [Double](repeating: 0, count: length - half + 1)
     let scale = 2 / (Double(half) * Double(half))
+    // The input span, zero outside the signal.
+    var input = [Double](repeating: 0, count: length)
+    let lower = max(0, -first)
+    let upper = min(length, samples.count - first)
+    if lower < upper {
+      for n in lower..<upper { input[n] = Double(samples[first + n]) }
+    }
     for frequency in frequenciesHz where frequency > 0 && frequency < sampleRate / 2 {
       let omega = 2 * Double.pi * frequency / sampleRate
       let stepCos = cos(omega)
@@ -49,20 +56,28 @@ public enum HarmonicEnvelope {
       var s = sin(omega * Double(first))
       var sumReal = 0.0
       var sumImaginary = 0.0
-      for n in 0..<length {
-        let index = first + n
-        let x = index >= 0 && index < samples.count ? Double(samples[index]) : 0
-        sumReal += x * c
-        sumImaginary -= x * s
-        real[n + 1] = sumReal
-        imaginary[n + 1] = sumImaginary
-        let nextC = c * stepCos - s * stepSin
-        s = s * stepCos + c * stepSin
-        c = nextC
-        if n & 1023 == 1023 {
-          let norm = 1 / (c * c + s * s).squareRoot()
-          c *= norm
-          s *= norm
+      input.withUnsafeBufferPointer { x in
+        real.withUnsafeMutableBufferPointer { re in
+          imaginary.withUnsafeMutableBufferPointer { im in
+            var n = 0
+            while n < length {
+              // Blocks of 512 samples, the phasor renormalized between them.
+              let stop = min(length, n + 512)
+              while n < stop {
+                sumReal += x[n] * c
+                sumImaginary -= x[n] * s
+                re[n + 1] = sumReal
+                im[n + 1] = sumImaginary
+                let nextC = c * stepCos - s * stepSin
+                s = s * stepCos + c * stepSin
+                c = nextC
+                n += 1
+              }
+              let norm = 1 / (c * c + s * s).squareRoot()
+              c *= norm
+              s *= norm
+            }
+          }
         }
       }
       // First box: sums over [m, m + half); running sums of those for the second box.

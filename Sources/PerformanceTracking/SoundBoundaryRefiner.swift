@@ -65,6 +65,12 @@ public struct SoundBoundaryRefiner: Sendable {
     for i in 0...peakIndex { floor = min(floor, envelope[i]) }
     // A rise of less than 6 dB is no attack to time.
     guard peak > 2 * floor, peak > 0 else { return sound.start }
+    // The same note again: the new attack hides under the old note's decay.
+    if let overlapping, abs(1200 * log2(sound.frequencyHz / overlapping.frequencyHz)) <= 50 {
+      var dip = peakIndex
+      for i in 0...peakIndex where envelope[i] < envelope[dip] { dip = i }
+      if let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex) { return time(onset) }
+    }
     // Walk back from the rise's lower part to where the note emerges from the floor: within
     // 3 dB of it, or 40 dB under the peak, whichever is higher.
     let low = floor + 0.15 * (peak - floor)
@@ -99,7 +105,7 @@ public struct SoundBoundaryRefiner: Sendable {
     guard sound.frequencyHz > 0 else { return sound.end }
     let close = next.flatMap { $0.start < sound.end + 0.15 && $0.frequencyHz > 0 ? $0 : nil }
     let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: close?.frequencyHz)
-    let from = max(sound.start + 0.05, sound.end - 0.6)
+    let from = max(sound.start + 0.05, sound.end - 0.45)
     var to = sound.end + 0.15
     if let next { to = min(to, next.start) }
     to = min(to, Double(samples.count) / sampleRate)
@@ -216,7 +222,7 @@ extension SoundBoundaryRefiner {
   /// - Returns: The re-attack's time (where the new note emerges from the dip), in seconds.
   public func reattack(in sound: PerformanceSound, near time: Double, within: Double, riseDecibels: Double) -> Double? {
     guard sound.frequencyHz > 0 else { return nil }
-    let from = max(sound.start + 0.05, time - within)
+    let from = max(sound.start + 0.05, time - within - 0.2)
     let to = min(sound.end - 0.02, time + within + 0.08)
     guard to - from > 0.05 else { return nil }
     let harmonics = harmonics(of: sound.frequencyHz, clearOf: nil, window: detachedWindowSeconds)
@@ -225,14 +231,55 @@ extension SoundBoundaryRefiner {
     let look = Int(0.08 / stepSeconds)
     var best: (index: Int, depth: Double)?
     let searchEnd = max(0, envelope.count - look)
-    for i in 1..<max(1, searchEnd) where envelope[i] <= envelope[i - 1] && envelope[i] <= envelope[i + 1] {
+    let searchStart = max(1, Int(((time - within) - from) / stepSeconds))
+    for i in searchStart..<max(searchStart, searchEnd) where envelope[i] <= envelope[i - 1] && envelope[i] <= envelope[i + 1] {
       let after = envelope[(i + 1)...min(envelope.count - 1, i + look)].max() ?? 0
       let before = envelope[max(0, i - look)..<i].max() ?? 0
       guard envelope[i] > 0, after >= rise * envelope[i], before >= rise * envelope[i] else { continue }
       let depth = min(after, before) / envelope[i]
       if depth > best?.depth ?? 0 { best = (i, depth) }
     }
-    return best.map { timeOf(Double($0.index)) }
+    guard let dip = best?.index else { return nil }
+    var peak = dip
+    for i in dip..<min(envelope.count, dip + look) where envelope[i] > envelope[peak] { peak = i }
+    let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peak) ?? Double(dip)
+    return timeOf(onset)
+  }
+
+  /// Where a new note began under the decay of the one before it: the old note's decay,
+  /// fitted as an exponential from where it left its sustained level, is taken away from the
+  /// envelope, and the start is where what remains rises past a tenth of its peak.
+  ///
+  /// - Parameters:
+  ///   - envelope: Amplitudes, evenly spaced.
+  ///   - dipIndex: The lowest point between the notes.
+  ///   - peakIndex: The new note's early peak (after the dip).
+  /// - Returns: A fractional index, or `nil` when no decay can be fitted before the dip.
+  static func riseUnderDecay(_ envelope: [Double], dipIndex: Int, peakIndex: Int) -> Double? {
+    guard dipIndex > 8, peakIndex > dipIndex else { return nil }
+    let lookBack = max(0, dipIndex - 200)
+    guard let sustain = envelope[lookBack..<dipIndex].max(), sustain > 0 else { return nil }
+    // The knee: the last point before the dip still at 80 % of the sustained level.
+    var knee = dipIndex
+    while knee > lookBack, envelope[knee] < 0.8 * sustain { knee -= 1 }
+    guard dipIndex - knee >= 6 else { return nil }
+    let fitEnd = knee + max(3, min(30, (dipIndex - knee) / 2))
+    let logs = envelope.map { log(max($0, 1e-12)) }
+    guard let decay = fitLine(logs, knee...fitEnd), decay.slope < 0 else { return nil }
+    // What the new note adds.
+    var remainder = [Double](repeating: 0, count: peakIndex + 1)
+    for i in knee...peakIndex {
+      remainder[i] = max(0, envelope[i] - exp(decay.intercept + decay.slope * Double(i)))
+    }
+    var top = dipIndex
+    for i in dipIndex...peakIndex where remainder[i] > remainder[top] { top = i }
+    let threshold = 0.1 * remainder[top]
+    guard threshold > 0 else { return nil }
+    var i = top
+    while i > knee, remainder[i] > threshold { i -= 1 }
+    var crossing = Double(i)
+    if remainder[i + 1] > remainder[i] { crossing += (threshold - remainder[i]) / (remainder[i + 1] - remainder[i]) }
+    return crossing
   }
 }
 

@@ -41,7 +41,7 @@ public struct SoundTracker: Sendable {
     /// Creates the default configuration.
     public init() {}
 
-    /// A pitch range fitted to the notes expected: an octave and a half below the lowest (for
+    /// A pitch range fitted to the notes expected: a little over an octave below the lowest (for
     /// octave errors and lower partials) to a little over an octave above the highest.
     ///
     /// - Parameters:
@@ -49,8 +49,8 @@ public struct SoundTracker: Sendable {
     ///   - highestHz: The highest expected frequency, in Hz.
     ///   - sampleRate: The take's sample rate (the top stays under a quarter of it).
     public mutating func fitRange(lowestHz: Double, highestHz: Double, sampleRate: Double) {
-      minimumFrequencyHz = max(30, lowestHz / 2.9)
-      maximumFrequencyHz = min(sampleRate / 4, max(highestHz * 2.2, minimumFrequencyHz * 4))
+      minimumFrequencyHz = max(30, lowestHz / 2.1)
+      maximumFrequencyHz = min(sampleRate / 4, max(highestHz * 2.1, minimumFrequencyHz * 4))
     }
   }
 
