@@ -26,6 +26,10 @@ public struct SoundBoundaryRefiner: Sendable {
   public var maximumHarmonicHz = 5000.0
   /// The most harmonics followed.
   public var maximumHarmonics = 12
+  /// How long a note rings on after its end is found (an instrument's release, the room):
+  /// a start this soon after the previous sound's end is timed on the harmonics clear of it,
+  /// in seconds.
+  public var ringSeconds = 0.25
 
   /// Creates a refiner over a signal.
   ///
@@ -45,8 +49,8 @@ public struct SoundBoundaryRefiner: Sendable {
   /// - Returns: The start, in seconds.
   public func start(of sound: PerformanceSound, after previous: PerformanceSound?) -> Double {
     guard sound.frequencyHz > 0 else { return sound.start }
-    // The previous note still sounds (its refined end reaches near this start): legato.
-    let overlapping = previous.flatMap { $0.end > sound.start - 0.1 && $0.frequencyHz > 0 ? $0 : nil }
+    // The previous note still sounds, or still rings (its refined end is near): legato.
+    let overlapping = previous.flatMap { $0.end > sound.start - ringSeconds && $0.frequencyHz > 0 ? $0 : nil }
     let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: overlapping?.frequencyHz)
     // From 150 ms before (not before the previous sound's start) to 120 ms after.
     var from = sound.start - 0.15
@@ -76,9 +80,19 @@ public struct SoundBoundaryRefiner: Sendable {
     let low = floor + 0.15 * (peak - floor)
     var lowIndex = peakIndex
     while lowIndex > 0, envelope[lowIndex] > low { lowIndex -= 1 }
+    // Stop early at the valley before the rise: where, walking back, the envelope climbs 3 dB
+    // over the lowest point passed (the previous note's leakage or release, not this note).
     let emergence = max(1.41 * floor, 0.01 * peak)
     var index = lowIndex
-    while index > 0, envelope[index] > emergence { index -= 1 }
+    var valley = lowIndex
+    while index > 0, envelope[index] > emergence {
+      if envelope[index] < envelope[valley] { valley = index }
+      if envelope[index] > 1.41 * envelope[valley] {
+        index = valley
+        break
+      }
+      index -= 1
+    }
     // Interpolate between the two samples around the threshold.
     var crossing = Double(index)
     if envelope[index] <= emergence, index + 1 < envelope.count, envelope[index + 1] > envelope[index] {
@@ -279,7 +293,12 @@ extension SoundBoundaryRefiner {
     while i > knee, remainder[i] > threshold { i -= 1 }
     var crossing = Double(i)
     if remainder[i + 1] > remainder[i] { crossing += (threshold - remainder[i]) / (remainder[i + 1] - remainder[i]) }
-    return crossing
+    // A slow attack passes a tenth of its peak well after it began: extend the line through
+    // the tenth and the half of the peak down to zero (the start of a linear attack).
+    var half = i + 1
+    while half < top, remainder[half] < 0.5 * remainder[top] { half += 1 }
+    let extended = crossing - max(0, Double(half) - crossing) / 4
+    return max(Double(knee), extended)
   }
 }
 

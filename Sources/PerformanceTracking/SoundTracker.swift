@@ -34,6 +34,9 @@ public struct SoundTracker: Sendable {
     /// Sounds whose peak lies more than this far below the take's typical sound are dropped
     /// (the ring of a room, a breath), in dB.
     public var quietestDecibels: Double = 30
+    /// A sound shorter than this that runs into a longer one at a harmonic interval is part of
+    /// it (a pitch tracker's octave error in an attack or a release), in seconds.
+    public var blipSeconds: Double = 0.1
     /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
     /// one sound split by a glitch of the pitch track, in cents.
     public var mergeCents: Double = 50
@@ -133,10 +136,12 @@ public struct SoundTracker: Sendable {
     return points
   }
 
-  /// Joins a legato split that came back to the same pitch with no dip in level: a glitch.
+  /// Joins a legato split that came back to the same pitch with no dip in level (a glitch), and
+  /// a blip at a harmonic interval (an octave, a twelfth, a fifth) that runs into a longer sound
+  /// with no gap: the tracker's octave error in an attack or a release, part of that sound.
   func merged(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var result: [PerformanceSound] = []
-    for sound in sounds {
+    for sound in absorbingHarmonicBlips(sounds) {
       if let last = result.last, sound.boundary == .pitchChange, last.frequencyHz > 0, sound.frequencyHz > 0,
         sound.start - last.end <= 2.5 * configuration.hopSeconds,
         abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
@@ -154,6 +159,53 @@ public struct SoundTracker: Sendable {
       }
     }
     return result
+  }
+
+  /// Folds each blip shorter than ``Configuration/blipSeconds`` that touches a longer sound
+  /// (no gap, split only by a change of pitch) at a harmonic interval into that sound: before
+  /// it, the sound starts at the blip; after it, the sound ends with the blip. The blip's pitch
+  /// points are dropped.
+  func absorbingHarmonicBlips(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
+    let touching = 2.5 * configuration.hopSeconds
+    func isBlip(_ sound: PerformanceSound, of other: PerformanceSound) -> Bool {
+      sound.duration < configuration.blipSeconds && other.duration > sound.duration
+        && Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
+    }
+    var result: [PerformanceSound] = []
+    var i = 0
+    while i < sounds.count {
+      let sound = sounds[i]
+      if i + 1 < sounds.count, sounds[i + 1].boundary == .pitchChange, sounds[i + 1].start - sound.end <= touching,
+        isBlip(sound, of: sounds[i + 1])
+      {
+        var next = sounds[i + 1]
+        next.start = sound.start
+        next.boundary = sound.boundary
+        next.peakLevelDBFS = max(next.peakLevelDBFS, sound.peakLevelDBFS)
+        result.append(next)
+        i += 2
+        continue
+      }
+      if let last = result.last, sound.boundary == .pitchChange, sound.start - last.end <= touching,
+        isBlip(sound, of: last)
+      {
+        result[result.count - 1].end = sound.end
+        result[result.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+        i += 1
+        continue
+      }
+      result.append(sound)
+      i += 1
+    }
+    return result
+  }
+
+  /// Whether two pitches lie an octave, a twelfth, two octaves or a fifth apart (within 40
+  /// cents): the intervals a pitch tracker jumps by when it takes a harmonic for the note.
+  static func isHarmonicInterval(_ a: Double, _ b: Double) -> Bool {
+    guard a > 0, b > 0 else { return false }
+    let cents = abs(1200 * log2(a / b))
+    return [701.955, 1200, 1901.955, 2400].contains { abs(cents - $0) <= 40 }
   }
 
   /// Refined ends (against the next sound as tracked), then starts (against the previous

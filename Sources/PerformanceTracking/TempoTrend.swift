@@ -1,26 +1,37 @@
+import Foundation
+
 /// The local tempo of a take: at each note, how far the student's neighbouring notes ran from
-/// the score, fitted robustly so that a single early or late note does not move it.
+/// the score, fitted robustly so that early or late notes do not move it.
 ///
-/// For each note the fit takes up to ``neighbours`` linked notes on each side (not the note
-/// itself), weights them by a Tukey biweight on their distance from the neighbours' median
-/// (scale ``scaleSeconds`` or the spread, whichever is larger), and fits a weighted line of
-/// offset against expected time: its value at the note is the local offset. A drifting tempo
-/// follows the line; a note is then early or late *relative to the local tempo* by its own
-/// offset minus this one.
+/// A robust local regression (in the manner of Cleveland's LOWESS) of offset (played −
+/// expected) against expected time. At each note, a line is fitted to the ``neighbours``
+/// nearest linked notes in time — never the note itself — weighted by a tricube of their
+/// distance in time and by a robustness weight; its value at the note is the local offset.
+/// The robustness weights come from every linked note's own leave-one-out residual: a
+/// biweight at six times the residuals' median absolute size (at least ``scaleSeconds``), so a
+/// note well off the trend counts for nothing in the fit around it. ``iterations`` rounds
+/// refine the weights.
+///
+/// A drifting tempo follows the trend; a note is then early or late *relative to the local
+/// tempo* by its own offset minus this one.
 public struct TempoTrend: Sendable, Hashable {
-  /// The linked notes on each side used at each note.
+  /// The linked notes each local line is fitted to.
   public var neighbours: Int
-  /// The smallest scale of the robust weights, in seconds.
+  /// The smallest robust scale (the residuals' typical size), in seconds.
   public var scaleSeconds: Double
+  /// The rounds of robustness weighting after the first fit.
+  public var iterations: Int
 
   /// Creates the fit.
   ///
   /// - Parameters:
-  ///   - neighbours: Linked notes on each side, at least 1.
+  ///   - neighbours: Linked notes per local line, at least 2.
   ///   - scaleSeconds: The smallest robust scale, in seconds.
-  public init(neighbours: Int = 4, scaleSeconds: Double = 0.03) {
-    self.neighbours = max(1, neighbours)
+  ///   - iterations: Rounds of robustness weighting, 0...10.
+  public init(neighbours: Int = 10, scaleSeconds: Double = 0.008, iterations: Int = 3) {
+    self.neighbours = max(2, neighbours)
     self.scaleSeconds = scaleSeconds
+    self.iterations = min(10, max(0, iterations))
   }
 
   /// The local offset at each note.
@@ -28,63 +39,74 @@ public struct TempoTrend: Sendable, Hashable {
   /// - Parameters:
   ///   - times: Each note's expected time, in order.
   ///   - offsets: Each note's offset (played − expected), or `nil` when it was not played.
-  /// - Returns: For each note, the local offset of its neighbours (0 when none was played).
+  /// - Returns: For each note, the local offset of its neighbours (0 when none was played; the
+  ///   note's own offset when it is the only one).
+  /// - Complexity: O(notes · (neighbours + log notes) · iterations).
   public func localOffsets(times: [Double], offsets: [Double?]) -> [Double] {
     let linked = offsets.indices.filter { offsets[$0] != nil }
-    guard !linked.isEmpty else { return [Double](repeating: 0, count: times.count) }
+    guard linked.count >= 2 else {
+      let only = linked.first.flatMap { offsets[$0] } ?? 0
+      return [Double](repeating: only, count: times.count)
+    }
+    let x = linked.map { times[$0] }
+    let y = linked.map { offsets[$0]! }
+    var robustness = [Double](repeating: 1, count: linked.count)
+    for _ in 0..<iterations {
+      let residuals = linked.indices.map { k in abs(y[k] - fit(at: x[k], excluding: k, x: x, y: y, robustness: robustness)) }
+      let scale = 6 * max(scaleSeconds, Self.median(residuals))
+      robustness = residuals.map { r in
+        let u = r / scale
+        return u < 1 ? (1 - u * u) * (1 - u * u) : 0
+      }
+    }
     return times.indices.map { i in
-      // The linked notes before and after i, nearest first.
-      let split = linked.partitioningIndex { $0 >= i }
-      var chosen: [Int] = []
-      var k = split - 1
-      while k >= 0, chosen.count < neighbours {
-        chosen.append(linked[k])
-        k -= 1
-      }
-      var after = split
-      var taken = 0
-      while after < linked.count, taken < neighbours {
-        if linked[after] != i {
-          chosen.append(linked[after])
-          taken += 1
-        }
-        after += 1
-      }
-      guard !chosen.isEmpty else { return offsets[i] ?? 0 }
-      let values = chosen.map { offsets[$0]! }
-      let median = Self.median(values)
-      let spread = Self.median(values.map { abs($0 - median) }) * 1.4826
-      let c = 4.685 * max(scaleSeconds, spread)
-      var weights = values.map { v -> Double in
-        let u = (v - median) / c
-        return abs(u) < 1 ? (1 - u * u) * (1 - u * u) : 0
-      }
-      if weights.allSatisfy({ $0 == 0 }) { weights = values.map { $0 == median ? 1 : 0 } }
-      // Weighted line through (time − t_i, offset): its intercept.
-      var sw = 0.0
-      var sx = 0.0
-      var sy = 0.0
-      var sxx = 0.0
-      var sxy = 0.0
-      for (index, note) in chosen.enumerated() {
-        let w = weights[index]
-        let x = times[note] - times[i]
-        sw += w
-        sx += w * x
-        sy += w * values[index]
-        sxx += w * x * x
-        sxy += w * x * values[index]
-      }
-      guard sw > 0 else { return median }
-      let denominator = sw * sxx - sx * sx
-      // Too few points spread in time for a slope: the weighted mean.
-      guard denominator > 1e-9 * sw * sw, chosen.count >= 3 else { return sy / sw }
-      let slope = (sw * sxy - sx * sy) / denominator
-      return (sy - slope * sx) / sw
+      let own = linked.partitioningIndex { $0 >= i }
+      let excluded = own < linked.count && linked[own] == i ? own : nil
+      return fit(at: times[i], excluding: excluded, x: x, y: y, robustness: robustness)
     }
   }
 
+  /// The local line's value at `time`, fitted to the nearest linked notes but `excluding`.
+  func fit(at time: Double, excluding: Int?, x: [Double], y: [Double], robustness: [Double]) -> Double {
+    // The nearest notes in time: grow a window outward from where `time` falls.
+    var low = x.partitioningIndex { $0 >= time }
+    var high = low
+    var chosen: [Int] = []
+    chosen.reserveCapacity(neighbours)
+    while chosen.count < neighbours, low > 0 || high < x.count {
+      let takeLow = low > 0 && (high >= x.count || time - x[low - 1] <= x[high] - time)
+      let k = takeLow ? low - 1 : high
+      if takeLow { low -= 1 } else { high += 1 }
+      if k != excluding { chosen.append(k) }
+    }
+    guard !chosen.isEmpty else { return excluding.map { y[$0] } ?? 0 }
+    let reach = chosen.map { abs(x[$0] - time) }.max()! * 1.001 + 1e-6
+    var sw = 0.0
+    var sx = 0.0
+    var sy = 0.0
+    var sxx = 0.0
+    var sxy = 0.0
+    for k in chosen {
+      let d = abs(x[k] - time) / reach
+      let tricube = pow(1 - d * d * d, 3)
+      let w = tricube * robustness[k]
+      let dx = x[k] - time
+      sw += w
+      sx += w * dx
+      sy += w * y[k]
+      sxx += w * dx * dx
+      sxy += w * dx * y[k]
+    }
+    guard sw > 1e-12 else { return Self.median(chosen.map { y[$0] }) }
+    let denominator = sw * sxx - sx * sx
+    // Too few weighted points spread in time for a slope: the weighted mean.
+    guard denominator > 1e-9 * sw * sw else { return sy / sw }
+    let slope = (sw * sxy - sx * sy) / denominator
+    return (sy - slope * sx) / sw
+  }
+
   static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
     let sorted = values.sorted()
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
