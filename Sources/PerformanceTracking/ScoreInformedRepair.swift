@@ -7,9 +7,10 @@ import Foundation
 /// - A sound no note claimed joins the sound before it when both have the same pitch (within
 ///   ``sameCents``), nothing separates them (at most ``gapSeconds``), and it starts before the
 ///   next note is due (less ``marginSeconds``, on the local tempo).
-/// - A missed note whose previous note's sound has its pitch and still sounds when it is due
-///   splits that sound at the lowest point of the note's harmonics within ``searchSeconds`` of
-///   when it is due, if the level rises again by ``dipDecibels`` after it.
+/// - A missed note whose previous note's sound still sounds when it is due splits that sound at
+///   the lowest point of its harmonics within ``searchSeconds`` of when the note is due, if the
+///   level rises again after it by ``dipDecibels`` (``otherPitchDipDecibels`` when the sound is
+///   not at the missed note's pitch: a wrong note played as a repeat of the previous one).
 public struct ScoreInformedRepair: Sendable {
   /// The pitch distance that counts as the same note, in cents.
   public var sameCents: Double = 60
@@ -21,6 +22,8 @@ public struct ScoreInformedRepair: Sendable {
   public var searchSeconds: Double = 0.15
   /// The rise after a dip that makes it a re-attack, in dB.
   public var dipDecibels: Double = 3
+  /// The rise that makes a re-attack when the sound is not at the missed note's pitch, in dB.
+  public var otherPitchDipDecibels: Double = 6
 
   /// Creates the repair with its default thresholds.
   public init() {}
@@ -69,8 +72,11 @@ public struct ScoreInformedRepair: Sendable {
       let sound = sounds[index]
       let expectedHz = 440 * pow(2, Double(expected.rawValue - 69) / 12)
       let when = due(i)
-      guard sameNote(sound.frequencyHz, expectedHz), sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
-      guard let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: dipDecibels) else {
+      guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
+      // A note of another pitch played as a repeat of the previous one (a wrong note that
+      // changes nothing audible but the attack) needs a clearer re-attack.
+      let rise = sameNote(sound.frequencyHz, expectedHz) ? dipDecibels : otherPitchDipDecibels
+      guard let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise) else {
         continue
       }
       var first = sound
@@ -80,6 +86,9 @@ public struct ScoreInformedRepair: Sendable {
       second.boundary = .onset
       first.pitchTrack = sound.pitchTrack.filter { $0.time < dip }
       second.pitchTrack = sound.pitchTrack.filter { $0.time >= dip }
+      // The first note may have stopped well before the re-attack (a short note, then a
+      // silence the segmenter could not hear under its release).
+      first.end = max(first.start + 0.01, min(dip, refiner.end(of: first, before: second)))
       sounds[index] = first
       sounds.insert(second, at: index + 1)
       owner.insert(i, at: index + 1)

@@ -27,6 +27,9 @@ public struct SoundTracker: Sendable {
       configuration.offDecibels = 2
       return configuration
     }()
+    /// A sound is cut this far under its loud part's level after its last loud point (the ring
+    /// of a room or a long release is not the note), in dB; the end is then refined on the audio.
+    public var tailDecibels: Double = 20
     /// Whether starts and ends are refined on the audio (``SoundBoundaryRefiner``).
     public var refinesBoundaries = true
     /// The shortest sound kept, in seconds.
@@ -136,7 +139,7 @@ public struct SoundTracker: Sendable {
     return points
   }
 
-  /// Joins a legato split that came back to the same pitch with no dip in level (a glitch), and
+  /// Joins a legato split that came back to the same pitch with no re-attack (a glitch), and
   /// a blip at a harmonic interval (an octave, a twelfth, a fifth) that runs into a longer sound
   /// with no gap: the tracker's octave error in an attack or a release, part of that sound.
   func merged(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
@@ -144,7 +147,8 @@ public struct SoundTracker: Sendable {
     for sound in absorbingHarmonicBlips(sounds) {
       if let last = result.last, sound.boundary == .pitchChange, last.frequencyHz > 0, sound.frequencyHz > 0,
         sound.start - last.end <= 2.5 * configuration.hopSeconds,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents,
+        !Self.rises(estimates, at: sound.start, byDecibels: configuration.segmenter.reattackDecibels)
       {
         var joined = last
         joined.end = sound.end
@@ -227,7 +231,9 @@ public struct SoundTracker: Sendable {
     var result = sounds
     for i in result.indices {
       let next = i + 1 < sounds.count ? sounds[i + 1] : nil
-      result[i].end = max(sounds[i].start + 0.01, refiner.end(of: sounds[i], before: next))
+      var sound = sounds[i]
+      sound.end = Self.releaseEnd(of: sound, estimates: estimates, tailDecibels: configuration.tailDecibels)
+      result[i].end = max(sounds[i].start + 0.01, refiner.end(of: sound, before: next))
     }
     for i in result.indices {
       let start = refiner.start(of: sounds[i], after: i > 0 ? result[i - 1] : nil)
@@ -247,6 +253,35 @@ public struct SoundTracker: Sendable {
       }
     }
     return result
+  }
+
+  /// Where a sound's tail begins: the room's reverberation or a long release keeps a note
+  /// voiced long after it stopped. The note's loud part is the span above its 90th-percentile
+  /// level less 8 dB; the sound is cut where, after the last loud point, the level falls
+  /// `tailDecibels` under that level (or left as it is when it never does).
+  static func releaseEnd(of sound: PerformanceSound, estimates: [PitchEstimate], tailDecibels: Double) -> Double {
+    let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
+    let last = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
+    guard last - first >= 10 else { return sound.end }
+    let levels = estimates[first..<last].map { $0.levelDBFS.isFinite ? $0.levelDBFS : -200 }
+    let top = levels.sorted()[levels.count * 9 / 10]
+    guard let lastLoud = levels.lastIndex(where: { $0 >= top - 8 }) else { return sound.end }
+    guard let quiet = levels[lastLoud...].firstIndex(where: { $0 < top - tailDecibels }) else { return sound.end }
+    return estimates[first + quiet].time
+  }
+
+  /// Whether the level rises by `byDecibels` from its lowest point within 60 ms before `time` to
+  /// its highest within 80 ms after the lowest point: a new attack.
+  static func rises(_ estimates: [PitchEstimate], at time: Double, byDecibels: Double) -> Bool {
+    let first = estimates.partitioningIndex { $0.time >= time - 0.06 }
+    let last = estimates.partitioningIndex { $0.time > time + 0.02 }
+    guard first < last else { return false }
+    var lowest = first
+    for i in first..<last where estimates[i].levelDBFS < estimates[lowest].levelDBFS { lowest = i }
+    let end = estimates.partitioningIndex { $0.time > estimates[lowest].time + 0.08 }
+    guard lowest + 1 < end, estimates[lowest].levelDBFS.isFinite else { return lowest + 1 < end }
+    let highest = estimates[(lowest + 1)..<end].map(\.levelDBFS).max() ?? -.infinity
+    return highest - estimates[lowest].levelDBFS >= byDecibels
   }
 
   /// Whether the level between two times stays within 6 dB of the quieter of its ends' levels

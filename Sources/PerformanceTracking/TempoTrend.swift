@@ -8,7 +8,8 @@ import Foundation
 /// nearest linked notes in time — never the note itself — weighted by a tricube of their
 /// distance in time and by a robustness weight; its value at the note is the local offset.
 /// The robustness weights come from every linked note's own leave-one-out residual: a
-/// biweight at six times the residuals' median absolute size (at least ``scaleSeconds``), so a
+/// biweight at six times the residuals' median absolute size (within ``scaleSeconds`` and
+/// ``maximumScaleSeconds``), so a
 /// note well off the trend counts for nothing in the fit around it. ``iterations`` rounds
 /// refine the weights.
 ///
@@ -19,6 +20,9 @@ public struct TempoTrend: Sendable, Hashable {
   public var neighbours: Int
   /// The smallest robust scale (the residuals' typical size), in seconds.
   public var scaleSeconds: Double
+  /// The largest robust scale, in seconds: however many notes are early or late, a note this
+  /// far off six times over counts for nothing.
+  public var maximumScaleSeconds: Double
   /// The rounds of robustness weighting after the first fit.
   public var iterations: Int
 
@@ -27,10 +31,12 @@ public struct TempoTrend: Sendable, Hashable {
   /// - Parameters:
   ///   - neighbours: Linked notes per local line, at least 2.
   ///   - scaleSeconds: The smallest robust scale, in seconds.
+  ///   - maximumScaleSeconds: The largest robust scale, in seconds.
   ///   - iterations: Rounds of robustness weighting, 0...10.
-  public init(neighbours: Int = 10, scaleSeconds: Double = 0.008, iterations: Int = 3) {
+  public init(neighbours: Int = 10, scaleSeconds: Double = 0.008, maximumScaleSeconds: Double = 0.015, iterations: Int = 3) {
     self.neighbours = max(2, neighbours)
     self.scaleSeconds = scaleSeconds
+    self.maximumScaleSeconds = max(scaleSeconds, maximumScaleSeconds)
     self.iterations = min(10, max(0, iterations))
   }
 
@@ -53,7 +59,7 @@ public struct TempoTrend: Sendable, Hashable {
     var robustness = [Double](repeating: 1, count: linked.count)
     for _ in 0..<iterations {
       let residuals = linked.indices.map { k in abs(y[k] - fit(at: x[k], excluding: k, x: x, y: y, robustness: robustness)) }
-      let scale = 6 * max(scaleSeconds, Self.median(residuals))
+      let scale = 6 * min(maximumScaleSeconds, max(scaleSeconds, Self.median(residuals)))
       robustness = residuals.map { r in
         let u = r / scale
         return u < 1 ? (1 - u * u) * (1 - u * u) : 0
