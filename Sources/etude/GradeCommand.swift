@@ -101,7 +101,7 @@ struct GradeCommand: ParsableCommand {
       FileHandle.standardOutput.write(json + Data("\n".utf8))
     }
     if let report {
-      try Data(try GradeReport(result).html().utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+      try Data(GradeReport(result).html().utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
     }
   }
 
