@@ -59,7 +59,11 @@ struct GradeCommand: ParsableCommand {
   @Option(help: "A help-video catalog JSON ({\"videos\": {rating: [ids]}, \"alerts\": {rating: text}}).")
   var videos: String?
 
-  @Option(help: "Write a self-contained HTML report here (written atomically).")
+  @Option(
+    help: """
+      Write a self-contained HTML report here (written atomically): piano roll of expected and played notes, \
+      pitch contour in cents, bar heat map, ranked issues; inline CSS and SVG, nothing fetched.
+      """)
   var report: String?
 
   @Option(help: "Write the JSON here (atomically) instead of standard output.")

@@ -40,7 +40,7 @@ extension GradeReport {
       return html + "<p>No note was near enough its pitch to judge.</p>\n</section>\n"
     }
     html +=
-      "<table class=\"intonation\">\n<thead><tr><th>Note</th><th>Notes</th><th>Mean (cents)</th><th></th></tr></thead>\n<tbody>\n"
+      "<table class=\"intonation\">\n<thead><tr><th>Note</th><th>Notes</th><th>Mean (cents)</th><th>Message</th></tr></thead>\n<tbody>\n"
     for trend in result.grades.intonation {
       html += "<tr><td>\(HTMLText.escaped(trend.pitchClass))</td><td class=\"num\">\(trend.notes)</td>"
       html += "<td class=\"num\">\(HTMLText.signed(trend.meanCents, 1))</td>"

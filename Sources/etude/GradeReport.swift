@@ -56,10 +56,10 @@ struct GradeReport {
     // The overall score's colour: 100 is green, 75 yellow, 50 and below red.
     let scoreColor = colors.hex(colors.redAt * (100 - grades.overallScore) / 50)
     let drift = grades.tempoDrift * 100
-    let driftText =
-      HTMLText.fixed(drift, 1) == "0.0"
-      ? "0.0 % (steady)"
-      : "\(HTMLText.signed(drift, 1)) % (\(drift > 0 ? "slower: the take ran long" : "faster: the take ran short"))"
+    // Under 1 % (2 s over a 3-minute take) the trend is within what a steady player does.
+    let driftWords =
+      abs(drift) < 1 ? "steady" : drift > 0 ? "slower: the take ran long" : "faster: the take ran short"
+    let driftText = "\(HTMLText.signed(drift, 1)) % (\(driftWords))"
     let pitched = grades.notes.count(where: { $0.status != .rest })
     let rests = grades.notes.count - pitched
     var figures: [(String, String)] = [
@@ -72,7 +72,7 @@ struct GradeReport {
       ),
       ("Tempo drift", driftText),
       ("Take", "\(HTMLText.fixed(result.audioSeconds, 2)) s of audio"),
-      ("Notes", "\(pitched) notes, \(rests) rests"),
+      ("Notes", "\(pitched) \(pitched == 1 ? "note" : "notes"), \(rests) \(rests == 1 ? "rest" : "rests")"),
       ("Played", "<span class=\"count\" id=\"played-count\">\(result.playedCount)</span>"),
       ("Missed", "<span class=\"count\" id=\"missed-count\">\(result.missedCount)</span>"),
       ("Extra sounds", "<span class=\"count\" id=\"extra-count\">\(grades.extraSounds.count)</span>"),
