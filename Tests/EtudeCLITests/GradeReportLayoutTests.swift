@@ -108,4 +108,17 @@ import Testing
     let inTune = contour.runs.filter { abs($0.points.first?.cents ?? 1) < 0.01 }
     #expect(sharp.count == 200 && inTune.count == 160)
   }
+
+  @Test func aTakeWithNothingToGradeStillGivesAPage() {
+    let alignment = PerformanceAlignment(notes: [], sounds: [], latencySeconds: 0, soundIndices: [])
+    let result = GradingResult(
+      title: "", tolerances: .beginner, instrument: "tuba", criterion: "pitch", latencySeconds: 0.02,
+      latencyMeasured: true, grades: PerformanceGrader().grade(alignment), issues: [], estimates: [],
+      audioSeconds: 0, scoreFile: "dir/empty.musicxml", audioFile: nil)
+    let html = GradeReport(result).html()
+    #expect(html.contains("<h1>empty.musicxml</h1>"))
+    #expect(html.contains("<svg id=\"roll-row-1\"") && !html.contains("roll-row-2"))
+    #expect(html.contains("No issues") && html.contains("The score has no bars."))
+    #expect(html.hasSuffix("</html>\n"))
+  }
 }
