@@ -78,7 +78,7 @@ let package = Package(
     .testTarget(name: "ScoreModelTests", dependencies: ["ScoreModel"], resources: [.copy("Fixtures")]),
     .testTarget(
       name: "MIDIJSONTests", dependencies: ["MIDIJSON"], resources: [.copy("Fixtures")]),
-    .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP", "MIDIJSON"]),
+    .testTarget(name: "EtudeCLITests", dependencies: ["etude", "PitchDSP", "MIDIJSON", "_TestSupport"]),
     .testTarget(name: "ChordGuessingTests", dependencies: ["ChordGuessing", "_TestSupport"]),
     .testTarget(
       name: "PitchDSPTests",

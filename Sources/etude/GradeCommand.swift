@@ -59,7 +59,11 @@ struct GradeCommand: ParsableCommand {
   @Option(help: "A help-video catalog JSON ({\"videos\": {rating: [ids]}, \"alerts\": {rating: text}}).")
   var videos: String?
 
-  @Option(help: "Write a self-contained HTML report here (written atomically).")
+  @Option(
+    help: """
+      Write a self-contained HTML report here (written atomically): piano roll of expected and played notes, \
+      pitch contour in cents, bar heat map, ranked issues; inline CSS and SVG, nothing fetched.
+      """)
   var report: String?
 
   @Option(help: "Write the JSON here (atomically) instead of standard output.")
@@ -101,7 +105,7 @@ struct GradeCommand: ParsableCommand {
       FileHandle.standardOutput.write(json + Data("\n".utf8))
     }
     if let report {
-      try Data(try GradeReport(result).html().utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+      try Data(GradeReport(result).html().utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
     }
   }
 
