@@ -29,17 +29,13 @@ public enum HarmonicEnvelope {
     of samples: [Float], sampleRate: Double, frequenciesHz: [Double], start: Int, count: Int, hop: Int,
     windowSeconds: Double
   ) -> [Double] {
-    guard count > 0, hop > 0, !frequenciesHz.isEmpty else { return [Double](repeating: 0, count: max(0, count)) }
+    let valid = frequenciesHz.filter { $0 > 0 && $0 < sampleRate / 2 }
+    guard count > 0, hop > 0, !valid.isEmpty else { return [Double](repeating: 0, count: max(0, count)) }
     let half = max(1, Int((windowSeconds * sampleRate / 2).rounded()))
     // Input span: each output t needs [t − half, t + half).
     let first = start - half
     let length = (count - 1) * hop + 2 * half + 1
     var result = [Double](repeating: 0, count: count)
-    var real = [Double](repeating: 0, count: length + 1)
-    var imaginary = [Double](repeating: 0, count: length + 1)
-    var boxReal = [Double](repeating: 0, count: length - half + 1)
-    var boxImaginary = [Double](repeating: 0, count: length - half + 1)
-    let scale = 2 / (Double(half) * Double(half))
     // The input span, zero outside the signal.
     var input = [Double](repeating: 0, count: length)
     let lower = max(0, -first)
@@ -47,15 +43,42 @@ public enum HarmonicEnvelope {
     if lower < upper {
       for n in lower..<upper { input[n] = Double(samples[first + n]) }
     }
-    for frequency in frequenciesHz where frequency > 0 && frequency < sampleRate / 2 {
-      let omega = 2 * Double.pi * frequency / sampleRate
-      let stepCos = cos(omega)
-      let stepSin = sin(omega)
+    let scale = 2 / (Double(half) * Double(half))
+    // Four frequencies at a time (SIMD lanes; a missing lane has a zero mask): their running
+    // sums of the demodulated input, then the second box's running sums, then the amplitudes.
+    // Every element is written before it is read (index 0 of each here), so none is cleared.
+    func uninitialized(_ count: Int) -> [SIMD4<Double>] {
+      [SIMD4<Double>](unsafeUninitializedCapacity: count) { buffer, initialized in
+        buffer[0] = .zero
+        initialized = count
+      }
+    }
+    var real = uninitialized(length + 1)
+    var imaginary = uninitialized(length + 1)
+    var boxReal = uninitialized(length - half + 1)
+    var boxImaginary = uninitialized(length - half + 1)
+    var group = 0
+    while group < valid.count {
+      var omega = SIMD4<Double>.zero
+      var mask = SIMD4<Double>.zero
+      for lane in 0..<min(4, valid.count - group) {
+        omega[lane] = 2 * Double.pi * valid[group + lane] / sampleRate
+        mask[lane] = 1
+      }
+      group += 4
+      var stepCos = SIMD4<Double>.zero
+      var stepSin = SIMD4<Double>.zero
       // The phasor at the first input sample.
-      var c = cos(omega * Double(first))
-      var s = sin(omega * Double(first))
-      var sumReal = 0.0
-      var sumImaginary = 0.0
+      var c = SIMD4<Double>.zero
+      var s = SIMD4<Double>.zero
+      for lane in 0..<4 {
+        stepCos[lane] = cos(omega[lane])
+        stepSin[lane] = sin(omega[lane])
+        c[lane] = cos(omega[lane] * Double(first))
+        s[lane] = sin(omega[lane] * Double(first))
+      }
+      var sumReal = SIMD4<Double>.zero
+      var sumImaginary = SIMD4<Double>.zero
       input.withUnsafeBufferPointer { x in
         real.withUnsafeMutableBufferPointer { re in
           imaginary.withUnsafeMutableBufferPointer { im in
@@ -64,8 +87,9 @@ public enum HarmonicEnvelope {
               // Blocks of 512 samples, the phasor renormalized between them.
               let stop = min(length, n + 512)
               while n < stop {
-                sumReal += x[n] * c
-                sumImaginary -= x[n] * s
+                let value = SIMD4<Double>(repeating: x[n])
+                sumReal += value * c
+                sumImaginary -= value * s
                 re[n + 1] = sumReal
                 im[n + 1] = sumImaginary
                 let nextC = c * stepCos - s * stepSin
@@ -81,10 +105,10 @@ public enum HarmonicEnvelope {
         }
       }
       // First box: sums over [m, m + half); running sums of those for the second box.
-      var runningReal = 0.0
-      var runningImaginary = 0.0
-      boxReal[0] = 0
-      boxImaginary[0] = 0
+      var runningReal = SIMD4<Double>.zero
+      var runningImaginary = SIMD4<Double>.zero
+      boxReal[0] = .zero
+      boxImaginary[0] = .zero
       for m in 0..<(length - half) {
         runningReal += real[m + half] - real[m]
         runningImaginary += imaginary[m + half] - imaginary[m]
@@ -97,7 +121,7 @@ public enum HarmonicEnvelope {
         let p = k * hop
         let re = boxReal[p + half] - boxReal[p]
         let im = boxImaginary[p + half] - boxImaginary[p]
-        result[k] += scale * (re * re + im * im).squareRoot()
+        result[k] += scale * ((re * re + im * im).squareRoot() * mask).sum()
       }
     }
     return result

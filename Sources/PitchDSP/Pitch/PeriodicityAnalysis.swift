@@ -74,7 +74,7 @@ struct PeriodicityAnalysis: ~Copyable {
     let decimator =
       plan.decimation > 1
       ? try Resampler(
-        inputRate: configuration.sampleRate, outputRate: plan.analysisRate,
+        inputRate: configuration.sampleRate, outputRate: plan.analysisRate, quality: configuration.decimatorQuality,
         maximumInputFrames: max(configuration.hopSize, 64))
       : nil
     let fft = try SwiftFFTBackend(size: plan.fftSize)

@@ -28,6 +28,11 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   public var voicingRangeDecibels: Double = 50
   /// How fast the recent peak level falls, in dB per second (default 3).
   public var peakDecayDecibelsPerSecond: Double = 3
+  /// The decimator's filter (default ``Resampler/Quality/standard``). The analysis looks at
+  /// periods of at least ten decimated samples, so ``Resampler/Quality/fast`` (flat to 0.8 of
+  /// the decimated Nyquist frequency) changes the estimates very little and halves the
+  /// decimator's cost.
+  public var decimatorQuality: Resampler.Quality = .standard
 
   /// Creates a configuration.
   ///

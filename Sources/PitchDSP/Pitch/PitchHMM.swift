@@ -162,12 +162,21 @@ struct PitchHMM: ~Copyable {
   let lag: Int
   private let logStay: Float
   private let logSwitch: Float
-  /// `log` transition weight into bin `j` from bin `j + k − jump`: row `j`, column `k`.
+  /// The bins rounded up to whole SIMD lanes.
+  private let paddedCount: Int
+  /// `log` transition weight into bin `j` from bin `j + k − jump`: row `k`, column `j`
+  /// (`paddedCount` columns), so that one offset runs over contiguous targets.
   private let logTransitions: UnsafeMutableBufferPointer<Float>
+  /// The scores, with `jump` (and the SIMD rounding) of −∞ on each side: bin `b` at `jump + b`.
+  private let paddedVoiced: UnsafeMutableBufferPointer<Float>
+  private let paddedUnvoiced: UnsafeMutableBufferPointer<Float>
   private let voiced: UnsafeMutableBufferPointer<Float>
   private let unvoiced: UnsafeMutableBufferPointer<Float>
   private let nextVoiced: UnsafeMutableBufferPointer<Float>
   private let nextUnvoiced: UnsafeMutableBufferPointer<Float>
+  /// Per target bin: the best offset from each layer (as a float, for SIMD selects).
+  private let fromVoiced: UnsafeMutableBufferPointer<Float>
+  private let fromUnvoiced: UnsafeMutableBufferPointer<Float>
   private let observation: UnsafeMutableBufferPointer<Float>
   /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
   /// top bit: set = came from unvoiced).
@@ -200,18 +209,29 @@ struct PitchHMM: ~Copyable {
     for i in 0..<n {
       for k in 0..<width where (0..<n).contains(i + k - jump) { normalizers[i] += Double(jump + 1 - abs(k - jump)) }
     }
-    logTransitions = .allocate(capacity: n * width)
+    let lanes = SIMD8<Float>.scalarCount
+    let padded = (n + lanes - 1) / lanes * lanes
+    paddedCount = padded
+    logTransitions = .allocate(capacity: width * padded)
+    logTransitions.initialize(repeating: -.infinity)
     for j in 0..<n {
       for k in 0..<width {
         let i = j + k - jump
-        let inside = (0..<n).contains(i)
-        logTransitions[j * width + k] = inside ? Float(log(Double(jump + 1 - abs(k - jump)) / normalizers[i])) : -.infinity
+        if (0..<n).contains(i) {
+          logTransitions[k * padded + j] = Float(log(Double(jump + 1 - abs(k - jump)) / normalizers[i]))
+        }
       }
     }
-    voiced = .zeroed(n)
-    unvoiced = .zeroed(n)
-    nextVoiced = .zeroed(n)
-    nextUnvoiced = .zeroed(n)
+    paddedVoiced = .allocate(capacity: padded + 2 * jump)
+    paddedVoiced.initialize(repeating: -.infinity)
+    paddedUnvoiced = .allocate(capacity: padded + 2 * jump)
+    paddedUnvoiced.initialize(repeating: -.infinity)
+    voiced = UnsafeMutableBufferPointer(rebasing: paddedVoiced[jump..<(jump + n)])
+    unvoiced = UnsafeMutableBufferPointer(rebasing: paddedUnvoiced[jump..<(jump + n)])
+    nextVoiced = .zeroed(padded)
+    nextUnvoiced = .zeroed(padded)
+    fromVoiced = .zeroed(padded)
+    fromUnvoiced = .zeroed(padded)
     observation = .zeroed(n)
     backPointers = .zeroed((lag + 1) * 2 * n)
     let m = ProbabilisticYINCandidates.maximumCandidates
@@ -223,7 +243,9 @@ struct PitchHMM: ~Copyable {
   }
 
   deinit {
-    for b in [voiced, unvoiced, nextVoiced, nextUnvoiced, observation, logTransitions] { b.deallocate() }
+    for b in [paddedVoiced, paddedUnvoiced, nextVoiced, nextUnvoiced, fromVoiced, fromUnvoiced, observation, logTransitions] {
+      b.deallocate()
+    }
     backPointers.deallocate()
     slotFrequencies.deallocate()
     slotBins.deallocate()
@@ -319,51 +341,67 @@ struct PitchHMM: ~Copyable {
   private mutating func step(slot: Int, logUnvoiced: Float) {
     let n = bins.count
     let width = 2 * jump + 1
+    let padded = paddedCount
+    let lanes = SIMD8<Float>.scalarCount
     let pointers = slot * 2 * n
+    // The best source of each target in each layer, eight targets at a time: for each offset k,
+    // the sources j + k − jump of targets j...j+7 are contiguous, and so are their weights.
+    // Offsets in increasing order with a strict comparison keep the lowest source on ties.
+    let sourcesV = UnsafeRawPointer(paddedVoiced.baseAddress!)
+    let sourcesU = UnsafeRawPointer(paddedUnvoiced.baseAddress!)
+    let weights = UnsafeRawPointer(logTransitions.baseAddress!)
+    let stride = MemoryLayout<Float>.stride
+    var j = 0
+    while j < padded {
+      var bestV = SIMD8<Float>(repeating: -.infinity)
+      var bestU = SIMD8<Float>(repeating: -.infinity)
+      var fromV = SIMD8<Float>(repeating: Float(jump))
+      var fromU = SIMD8<Float>(repeating: Float(jump))
+      for k in 0..<width {
+        let t = weights.loadUnaligned(fromByteOffset: (k * padded + j) * stride, as: SIMD8<Float>.self)
+        let offset = SIMD8<Float>(repeating: Float(k))
+        let v = sourcesV.loadUnaligned(fromByteOffset: (j + k) * stride, as: SIMD8<Float>.self) + t
+        let betterV = v .> bestV
+        bestV.replace(with: v, where: betterV)
+        fromV.replace(with: offset, where: betterV)
+        let u = sourcesU.loadUnaligned(fromByteOffset: (j + k) * stride, as: SIMD8<Float>.self) + t
+        let betterU = u .> bestU
+        bestU.replace(with: u, where: betterU)
+        fromU.replace(with: offset, where: betterU)
+      }
+      for lane in 0..<lanes {
+        nextVoiced[j + lane] = bestV[lane]
+        nextUnvoiced[j + lane] = bestU[lane]
+        fromVoiced[j + lane] = fromV[lane]
+        fromUnvoiced[j + lane] = fromU[lane]
+      }
+      j += lanes
+    }
     var best: Float = -.infinity
     for j in 0..<n {
-      var bestV: Float = -.infinity
-      var bestVFrom = j
-      var bestU: Float = -.infinity
-      var bestUFrom = j
-      let low = max(0, j - jump)
-      let high = min(n - 1, j + jump)
-      // Contiguous rows: the sources low...high and their weights into j.
-      let weights = logTransitions.baseAddress! + j * width + (low - j + jump)
-      let fromVoiced = voiced.baseAddress! + low
-      let fromUnvoiced = unvoiced.baseAddress! + low
-      for offset in 0...(high - low) {
-        let t = weights[offset]
-        let v = fromVoiced[offset] + t
-        if v > bestV {
-          bestV = v
-          bestVFrom = low + offset
-        }
-        let u = fromUnvoiced[offset] + t
-        if u > bestU {
-          bestU = u
-          bestUFrom = low + offset
-        }
-      }
+      let bestV = nextVoiced[j]
+      let bestU = nextUnvoiced[j]
+      let kV = UInt8(fromVoiced[j])
+      let kU = UInt8(fromUnvoiced[j])
       // Into voiced j: from voiced (stay) or unvoiced (switch).
       let stayV = bestV + logStay
       let switchV = bestU + logSwitch
       if stayV >= switchV {
         nextVoiced[j] = stayV + observation[j]
-        backPointers[pointers + j] = UInt8(bestVFrom - j + jump)
+        backPointers[pointers + j] = kV
       } else {
         nextVoiced[j] = switchV + observation[j]
-        backPointers[pointers + j] = UInt8(bestUFrom - j + jump) | 0x80
+        backPointers[pointers + j] = kU | 0x80
       }
       // Into unvoiced j.
       let stayU = bestU + logStay
       let switchU = bestV + logSwitch
       if stayU >= switchU {
         nextUnvoiced[j] = stayU + logUnvoiced
-        backPointers[pointers + n + j] = UInt8(bestUFrom - j + jump) | 0x80
+        backPointers[pointers + n + j] = kU | 0x80
       } else {
         nextUnvoiced[j] = switchU + logUnvoiced
-        backPointers[pointers + n + j] = UInt8(bestVFrom - j + jump)
+        backPointers[pointers + n + j] = kV
       }
       best = max(best, max(nextVoiced[j], nextUnvoiced[j]))
     }
