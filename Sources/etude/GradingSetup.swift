@@ -49,30 +49,26 @@ struct GradingSetup {
 
   /// Grades a take of `samples` against `score`; `latencySeconds` nil = measure it.
   func grade(score: Score, samples: [Float], sampleRate: Double, latencySeconds: Double?) throws -> GradingResult {
-    let notes = PerformanceNote.melody(of: score)
-    var configuration = SoundTracker.Configuration()
-    let tuning = Tuning(a4Hz: tolerances.pitch.a4Hz)
-    let frequencies = notes.compactMap { $0.soundingPitch.map { tuning.frequencyHz(of: $0) } }
-    if let low = frequencies.min(), let high = frequencies.max() {
-      configuration.fitRange(lowestHz: low, highestHz: high, sampleRate: sampleRate)
-    }
-    let tracked = try SoundTracker(configuration: configuration).track(samples, sampleRate: sampleRate)
-    let latency = latencySeconds ?? LatencyCalibration.estimate(notes: notes, sounds: tracked.sounds) ?? 0
-    func align(_ sounds: [PerformanceSound]) -> PerformanceAlignment {
-      linker == "window"
-        ? PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: latency, linker: WindowLinker())
-        : PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: latency)
-    }
-    let first = align(tracked.sounds)
-    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
-    let alignment = align(ScoreInformedRepair().repaired(first, refiner: refiner))
+    let tracker = PerformanceTracker(
+      notes: PerformanceNote.melody(of: score), linker: linker == "window" ? WindowLinker() : AlignmentLinker(),
+      tuning: Tuning(a4Hz: tolerances.pitch.a4Hz))
+    let (alignment, estimates) = try tracker.track(samples, sampleRate: sampleRate, latencySeconds: latencySeconds)
+    return result(score: score, alignment: alignment, estimates: estimates, latencyMeasured: latencySeconds == nil,
+      audioSeconds: Double(samples.count) / sampleRate)
+  }
+
+  /// Grades and ranks an alignment made elsewhere (the live tracker's).
+  func result(
+    score: Score, alignment: PerformanceAlignment, estimates: [PitchEstimate], latencyMeasured: Bool,
+    audioSeconds: Double
+  ) -> GradingResult {
     let grades = PerformanceGrader(tolerances: tolerances).grade(alignment, partials: partials)
     var catalog = self.catalog
     let issues = IssueRanker(criterion: criterion).rank(grades, catalog: &catalog)
     return GradingResult(
       title: score.title, tolerances: tolerances, instrument: instrument, criterion: criterion.name,
-      latencySeconds: latency, latencyMeasured: latencySeconds == nil, grades: grades, issues: issues,
-      estimates: tracked.estimates, audioSeconds: Double(samples.count) / sampleRate)
+      latencySeconds: alignment.latencySeconds, latencyMeasured: latencyMeasured, grades: grades, issues: issues,
+      estimates: estimates, audioSeconds: audioSeconds)
   }
 }
 
