@@ -85,6 +85,8 @@ let package = Package(
       dependencies: ["PitchDSP", "_TestSupport"],
       resources: [.copy("Fixtures")]
     ),
+    .testTarget(
+      name: "PerformanceTrackingTests", dependencies: ["PerformanceTracking", "ScoreModel", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
