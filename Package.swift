@@ -87,6 +87,9 @@ let package = Package(
     ),
     .testTarget(
       name: "PerformanceTrackingTests", dependencies: ["PerformanceTracking", "ScoreModel", "_TestSupport"]),
+    .testTarget(
+      name: "PerformanceAnalysisTests",
+      dependencies: ["PerformanceAnalysis", "PerformanceTracking", "ScoreModel"]),
   ],
   swiftLanguageModes: [.v6]
 )
