@@ -90,6 +90,8 @@ let package = Package(
     .testTarget(
       name: "PerformanceAnalysisTests",
       dependencies: ["PerformanceAnalysis", "PerformanceTracking", "ScoreModel"]),
+    .testTarget(
+      name: "IssueRankingTests", dependencies: ["IssueRanking", "PerformanceAnalysis", "PerformanceTracking"]),
   ],
   swiftLanguageModes: [.v6]
 )
