@@ -142,6 +142,20 @@ import Testing
     #expect(table.fingering(written: 71)?.combination.name == "2")
   }
 
+  /// Found with `Fuzz/run.sh grading`: the distance between two notes of a table read from
+  /// JSON overflowed Int and trapped.
+  @Test func fuzzRegressionExtremeNoteNumbersDoNotTrap() throws {
+    let json = #"""
+      {"instrument": "x", "avoidedPartials": [],
+       "combinations": [{"name": "a", "partials": {"2": -9223372036854775808, "3": 9223372036854775807}}]}
+      """#
+    let table = try JSONDecoder().decode(PartialTable.self, from: Data(json.utf8))
+    let cents = try #require(table.combinations[0].naturalCents(ofPartial: 3))
+    #expect(cents.isFinite && cents < -1e20)
+    #expect(table.fingering(written: Int.max)?.partial == 3)
+    #expect(table.partial(playedWrittenMIDI: 72, expectedWritten: Int.max, toleranceCents: 40) == nil)
+  }
+
   @Test(arguments: [
     #"{"instrument": "x", "combinations": [{"name": "a", "partials": {"two": 60}}], "avoidedPartials": []}"#,
     #"{"instrument": "x", "combinations": [{"name": "a", "partials": [60, 67]}], "avoidedPartials": []}"#,
