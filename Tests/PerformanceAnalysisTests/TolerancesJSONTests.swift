@@ -150,6 +150,26 @@ import Testing
     #expect(GradingFixture.invalidPath(#"{"levels": {"me": {"base": "me"}}}"#) == "levels.me.base")
   }
 
+  /// A file of `count` levels, each based on the next, the last on `advanced`.
+  static func chain(_ count: Int) -> String {
+    let levels = (0..<count).map { i in
+      i == count - 1 ? #""l\#(i)": {"base": "advanced"}"# : #""l\#(i)": {"base": "l\#(i + 1)"}"#
+    }
+    return #"{"default": "l0", "levels": {\#(levels.joined(separator: ", "))}}"#
+  }
+
+  @Test func basesMayChainThroughSixtyFourLevels() throws {
+    let tolerances = try Self.load(Self.chain(64))
+    #expect(tolerances.name == "l0")
+    #expect(tolerances.pitch == Tolerances.advanced.pitch && tolerances.timing == Tolerances.advanced.timing)
+  }
+
+  /// Found with `Fuzz/run.sh grading`: a chain of a few thousand bases overflowed the stack.
+  @Test(arguments: [65, 3000])
+  func fuzzRegressionALongerChainIsAnErrorNotAStackOverflow(count: Int) {
+    #expect(GradingFixture.invalidPath(Self.chain(count)) == "levels.l64.base")
+  }
+
   @Test(arguments: [
     "", "{", "[]", "3", #""levels""#, "nul", "{\"a\": }", "\u{FF}\u{FE}",
     "{\"pitch\": {\"correctCents\": 1e}}",
