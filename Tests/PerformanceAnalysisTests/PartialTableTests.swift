@@ -142,8 +142,8 @@ import Testing
     #expect(table.fingering(written: 71)?.combination.name == "2")
   }
 
-  /// Found with `Fuzz/run.sh grading`: the distance between two notes of a table read from
-  /// JSON overflowed Int and trapped.
+  /// Found by a hand-made input run through the grading fuzz target: the distance between two
+  /// notes of a table read from JSON overflowed Int and trapped.
   @Test func fuzzRegressionExtremeNoteNumbersDoNotTrap() throws {
     let json = #"""
       {"instrument": "x", "avoidedPartials": [],

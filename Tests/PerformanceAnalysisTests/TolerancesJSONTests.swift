@@ -164,7 +164,8 @@ import Testing
     #expect(tolerances.pitch == Tolerances.advanced.pitch && tolerances.timing == Tolerances.advanced.timing)
   }
 
-  /// Found with `Fuzz/run.sh grading`: a chain of a few thousand bases overflowed the stack.
+  /// Found by a hand-made input run through the grading fuzz target: a chain of a few thousand
+  /// bases overflowed the stack.
   @Test(arguments: [65, 3000])
   func fuzzRegressionALongerChainIsAnErrorNotAStackOverflow(count: Int) {
     #expect(GradingFixture.invalidPath(Self.chain(count)) == "levels.l64.base")
