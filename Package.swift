@@ -85,6 +85,13 @@ let package = Package(
       dependencies: ["PitchDSP", "_TestSupport"],
       resources: [.copy("Fixtures")]
     ),
+    .testTarget(
+      name: "PerformanceTrackingTests", dependencies: ["PerformanceTracking", "ScoreModel", "_TestSupport"]),
+    .testTarget(
+      name: "PerformanceAnalysisTests",
+      dependencies: ["PerformanceAnalysis", "PerformanceTracking", "ScoreModel"]),
+    .testTarget(
+      name: "IssueRankingTests", dependencies: ["IssueRanking", "PerformanceAnalysis", "PerformanceTracking"]),
   ],
   swiftLanguageModes: [.v6]
 )

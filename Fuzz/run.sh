@@ -4,9 +4,11 @@
 #   Fuzz/run.sh midi [seconds]     fuzz the Standard MIDI File reader and writer, and MIDI JSON
 #   Fuzz/run.sh zip [seconds]      fuzz the ZIP reader and the DEFLATE decoder (ScoreModel)
 #   Fuzz/run.sh musicxml [seconds] fuzz the XML reader and the MusicXML importer (ScoreModel)
+#   Fuzz/run.sh grading [seconds]  fuzz the grading JSON: tolerances, partial tables, help videos
 # Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
 # test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them;
-# for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests).
+# for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests; for
+# grading, a named test in the module's suite, the input inline).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-wav}"
@@ -21,7 +23,7 @@ options=()
 dependency() {
   local name="$1"
   shift
-  swiftc "${flags[@]}" -wmo -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
+  swiftc "${flags[@]}" -I "$out" -wmo -module-name "$name" -emit-module -emit-module-path "$out/$name.swiftmodule" \
     -c "$@" -o "$out/$name.o"
 }
 
@@ -58,7 +60,19 @@ case "$target" in
       Tests/ScoreModelTests/Fixtures/musicxml/*.mxl "$out/corpus/" 2>/dev/null || true
     cp Tests/ScoreModelTests/Fixtures/musicxml/fuzz/* "$out/corpus/" 2>/dev/null || true
     ;;
-  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml)" >&2; exit 2 ;;
+  grading)
+    # Built into IssueRanking; the modules it grades with are compiled beside it, leaves first.
+    module=IssueRanking
+    dependency ScoreModel $(find Sources/ScoreModel -name '*.swift' | sort)
+    dependency PitchDSP $(find Sources/PitchDSP -name '*.swift' | sort)
+    dependency PerformanceTracking Sources/PerformanceTracking/*.swift
+    dependency PerformanceAnalysis Sources/PerformanceAnalysis/*.swift
+    sources=(Sources/IssueRanking/*.swift Fuzz/GradingFuzz/GradingFuzz.swift)
+    objects=("$out/ScoreModel.o" "$out/PitchDSP.o" "$out/PerformanceTracking.o" "$out/PerformanceAnalysis.o")
+    options=(-dict=Fuzz/GradingFuzz/grading.dict)
+    cp Fuzz/GradingFuzz/seeds/* "$out/corpus/"
+    ;;
+  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml, grading)" >&2; exit 2 ;;
 esac
 swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
 "$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1 \

@@ -49,10 +49,19 @@ public struct HelpVideoCatalog: Sendable, Hashable, Codable {
   }
 
   /// The next video for a rating: the one after the last given (so two in a row differ when
-  /// there are two or more), or `nil` when the rating has none.
+  /// there are two or more different ones; a video listed twice is passed over where it would
+  /// come again), or `nil` when the rating has none.
   public mutating func nextVideo(for rating: Rating) -> String? {
     guard let list = videos[rating.rawValue], !list.isEmpty else { return nil }
-    let next = ((lastGiven[rating.rawValue] ?? -1) + 1) % list.count
+    let last = lastGiven[rating.rawValue]
+    var next = ((last ?? -1) + 1) % list.count
+    if let last, list.indices.contains(last) {
+      var steps = 1
+      while list[next] == list[last], steps < list.count {
+        next = (next + 1) % list.count
+        steps += 1
+      }
+    }
     lastGiven[rating.rawValue] = next
     return list[next]
   }

@@ -29,7 +29,8 @@ public struct PartialTable: Sendable, Hashable, Codable {
       guard let written = partials[n], let reference = partials[2] != nil ? 2 : partials.keys.min(),
         let referenceNote = partials[reference]
       else { return nil }
-      return 1200 * log2(Double(n) / Double(reference)) - Double(written - referenceNote) * 100
+      // In Double: a table read from JSON may hold any Int, and their difference can overflow.
+      return 1200 * log2(Double(n) / Double(reference)) - (Double(written) - Double(referenceNote)) * 100
     }
   }
 

@@ -93,7 +93,10 @@ public struct PerformanceGrader: Sendable {
         abs(cents) <= tolerances.pitch.wrongNoteCents, let written = graded.note.writtenPitch
       else { continue }
       let pitchClass = written.rawValue % 12
-      let name = SpelledNote(midi: written).description.filter { !$0.isNumber && $0 != "-" }
+      // The name as documented and shown to the student: F♯, B♭ (not the ASCII F#, Bb).
+      let spelled = SpelledNote(midi: written)
+      let sign = spelled.accidental.semitones < 0 ? "♭" : "♯"
+      let name = "\(spelled.letter)" + String(repeating: sign, count: abs(spelled.accidental.semitones))
       let old = sums[pitchClass] ?? (name, 0, 0)
       sums[pitchClass] = (old.name, old.total + cents, old.count + 1)
     }

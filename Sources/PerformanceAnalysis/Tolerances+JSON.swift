@@ -54,6 +54,9 @@ extension Tolerances {
     try validate()
   }
 
+  /// The most levels of a file one level's bases may chain through.
+  static let maximumBaseDepth = 64
+
   /// A level of a file, its base resolved.
   private static func resolve(
     _ name: String, levels: [String: [String: Any]], nested: Bool, visiting: Set<String>
@@ -63,6 +66,10 @@ extension Tolerances {
       throw .unknownLevel(name: name, available: (levels.keys + builtInLevels.map(\.name)).sorted())
     }
     guard !visiting.contains(name) else { throw .invalidValue(path: "levels.\(name).base", reason: "a cycle of bases") }
+    // Each base is a level of recursion: a chain longer than any real file stops here, not on the stack.
+    guard visiting.count < maximumBaseDepth else {
+      throw .invalidValue(path: "levels.\(name).base", reason: "bases chained more than \(maximumBaseDepth) deep")
+    }
     // The base: named, else the built-in level of the same name, else intermediate.
     let baseName = (fields["base"] as? String) ?? (level(named: name) != nil ? name : "intermediate")
     let base: Tolerances
