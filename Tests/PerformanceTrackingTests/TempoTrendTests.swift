@@ -59,9 +59,20 @@ import Testing
     #expect(abs(local[0] - 0.03) < 1e-12)
   }
 
-  @Test func neighboursAreAtLeastOne() {
-    #expect(TempoTrend(neighbours: 0).neighbours == 1)
-    #expect(TempoTrend(neighbours: -3).neighbours == 1)
+  @Test func neighboursAreAtLeastTwo() {
+    #expect(TempoTrend(neighbours: 0).neighbours == 2)
+    #expect(TempoTrend(neighbours: -3).neighbours == 2)
+    #expect(TempoTrend(neighbours: 7).neighbours == 7)
+  }
+
+  @Test func aQuarterOfTheNotesOffTheBeatDoNotBendTheTrend() {
+    // Every fourth note 120 ms late, the rest on a steady 5 % drift.
+    let times = (0..<40).map { Double($0) * 0.4 }
+    let offsets = times.indices.map { i in Optional(0.05 * times[i] + (i % 4 == 1 ? 0.12 : 0)) }
+    let local = trend.localOffsets(times: times, offsets: offsets)
+    for i in times.indices {
+      #expect(abs(local[i] - 0.05 * times[i]) < 0.005, "note \(i): \(local[i])")
+    }
   }
 
   @Test func theAlignmentStoresTheTrendPerNoteAndZeroForRests() {
