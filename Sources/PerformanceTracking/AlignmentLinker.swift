@@ -83,18 +83,22 @@ public struct AlignmentLinker: ScoreLinker {
   }
 
   /// The cost of matching a sound of `frequencyHz` to a note of `midi`.
-  func pitchCost(frequencyHz: Double, midi: Int) -> Double {
+  @_noLocks
+  static func pitchCost(frequencyHz: Double, midi: Int, _ costs: Costs) -> Double {
     guard frequencyHz > 0 else { return costs.otherPitch }
-    let cents = 1200 * log2(frequencyHz / 440) + 6900 - Double(midi) * 100
+    // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
+    let cents = _unsafePerformance { 1200 * log2(frequencyHz / 440) } + 6900 - Double(midi) * 100
     if abs(cents) <= costs.samePitchCents { return 0.2 * abs(cents) / costs.samePitchCents }
-    let semitones = Int((cents / 100).rounded())
+    // The nearest semitone, halves away from zero (as `rounded()`).
+    let semitones = Int(cents / 100 + (cents >= 0 ? 0.5 : -0.5))
     let fromOctave = abs(cents - Double(semitones / 12 * 12) * 100)
     if semitones % 12 == 0 || fromOctave <= costs.samePitchCents { return costs.octave }
     return abs(semitones) <= 2 ? costs.otherPitch : costs.farPitch
   }
 
   /// The cost of matching a sound of `seconds` to a note written `written` seconds long.
-  func durationCost(seconds: Double, written: Double) -> Double {
+  @_noLocks
+  static func durationCost(seconds: Double, written: Double, _ costs: Costs) -> Double {
     written > 0.25 && seconds < costs.shortRatio * written ? costs.tooShort : 0
   }
 
@@ -149,8 +153,8 @@ public struct AlignmentLinker: ScoreLinker {
         }
       }
       for (k, j) in range.enumerated() {
-        let local = pitchCost(frequencyHz: sounds[j].frequencyHz, midi: midi[i])
-          + durationCost(seconds: sounds[j].duration, written: written[i])
+        let local = Self.pitchCost(frequencyHz: sounds[j].frequencyHz, midi: midi[i], costs)
+          + Self.durationCost(seconds: sounds[j].duration, written: written[i], costs)
           + costs.absolutePerSecond * max(0, abs(played[j] - expected[i]) - costs.absoluteSlackSeconds)
         // From the start: every earlier note missed, every earlier sound extra.
         var best = costs.missedNote * Double(i) + costs.extraSound * Double(j)

@@ -66,6 +66,10 @@ struct GradeCommand: ParsableCommand {
       """)
   var report: String?
 
+  @Flag(
+    help: "Follow the take as it would be live (a score clock and the live tracker fed 512-frame blocks), then grade what it linked.")
+  var live = false
+
   @Option(help: "Write the JSON here (atomically) instead of standard output.")
   var output: String?
 
@@ -77,6 +81,7 @@ struct GradeCommand: ParsableCommand {
       throw ValidationError("unknown --criterion \(criterion); use one of \(IssueCriteria.names.joined(separator: ", "))")
     }
     guard ["alignment", "window"].contains(linker) else { throw ValidationError("--linker is alignment or window") }
+    guard !(live && calibrateLatency) else { throw ValidationError("--live takes --latency-ms; it cannot measure the latency") }
   }
 
   func run() throws {
@@ -93,9 +98,15 @@ struct GradeCommand: ParsableCommand {
     let setup = try GradingSetup(
       instrument: instrument, partialsFile: partials, tolerancesFile: tolerances, level: level,
       criterion: criterion, linker: linker, videosFile: videos)
-    var result = try setup.grade(
-      score: parsed, samples: take.samples, sampleRate: take.sampleRate,
-      latencySeconds: calibrateLatency ? nil : latencyMs / 1000)
+    var result: GradingResult
+    if live {
+      result = try setup.gradeLive(
+        score: parsed, samples: take.samples, sampleRate: take.sampleRate, latencySeconds: latencyMs / 1000)
+    } else {
+      result = try setup.grade(
+        score: parsed, samples: take.samples, sampleRate: take.sampleRate,
+        latencySeconds: calibrateLatency ? nil : latencyMs / 1000)
+    }
     result.scoreFile = score
     result.audioFile = audio
     let json = try GradesJSON(result).encoded()

@@ -57,6 +57,27 @@ struct GradingSetup {
       audioSeconds: Double(samples.count) / sampleRate)
   }
 
+  /// Grades a take followed as it would be live: a score clock and the live tracker fed
+  /// 512-frame blocks, as an audio callback would; then the tracker's final linking.
+  func gradeLive(score: Score, samples: [Float], sampleRate: Double, latencySeconds: Double) throws -> GradingResult {
+    var configuration = LivePerformanceTracker.Configuration()
+    configuration.latencySeconds = latencySeconds
+    let tracker = try LivePerformanceTracker(
+      notes: PerformanceNote.melody(of: score), sampleRate: sampleRate, configuration: configuration, maximumFrames: 512)
+    let clock = ScoreClock(score: score)
+    samples.withUnsafeBufferPointer { all in
+      var offset = 0
+      while offset < all.count {
+        let count = min(512, all.count - offset)
+        tracker.process(UnsafeBufferPointer(rebasing: all[offset..<(offset + count)]), clock: clock)
+        offset += count
+      }
+    }
+    let (alignment, estimates) = tracker.finish(samples: samples)
+    return result(score: score, alignment: alignment, estimates: estimates, latencyMeasured: false,
+      audioSeconds: Double(samples.count) / sampleRate)
+  }
+
   /// Grades and ranks an alignment made elsewhere (the live tracker's).
   func result(
     score: Score, alignment: PerformanceAlignment, estimates: [PitchEstimate], latencyMeasured: Bool,

@@ -126,6 +126,13 @@ public final class NoteSegmenter {
     recentLevels.deallocate()
   }
 
+  /// Whether a sound is in progress (started and not yet ended).
+  ///
+  /// - Note: Real-time safe.
+  public var isSounding: Bool {
+    @_noLocks get { sounding }
+  }
+
   /// Forgets the stream.
   public func reset() {
     clearSegment()
