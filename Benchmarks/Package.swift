@@ -52,6 +52,16 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .executableTarget(
+      name: "PerformanceTrackingBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "PerformanceTracking", package: "Etude"),
+        .product(name: "ScoreModel", package: "Etude"),
+      ],
+      path: "Benchmarks/PerformanceTrackingBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
       name: "ScoreModelBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),

@@ -322,6 +322,20 @@ public final class LivePerformanceTracker {
     state.extraSounds = extra
   }
 
+  /// Forgets the take, to follow a new one from the start (nothing is reallocated).
+  public func reset() {
+    estimatorOwner.reset()
+    segmenterOwner.reset()
+    follower.reset()
+    state = LivePerformanceState()
+    state.nextNote = follower.nextNote
+    trackCount = 0
+    for i in 0..<dueSeconds.count { dueSeconds[i] = .nan }
+    framesSeen = 0
+    usesClock = false
+    scheduleNext = 0
+  }
+
   /// Ends the take: the estimates still held back and the sound still sounding are analyzed,
   /// and every sound is linked by the offline linking.
   ///

@@ -7,7 +7,7 @@ import Foundation
 /// The follower keeps a pointer to the next note it expects. A finished sound may be that note,
 /// one of the ``maximumSkip`` notes after it (the notes in between were missed), or no note at
 /// all (an extra sound); the choice costs, in ``AlignmentLinker/Costs`` units as the offline
-/// linker counts them: a missed note per note skipped, the distance of the sound's pitch from
+/// linker counts them: a missed note per note skipped whose time is not yet over, the distance of the sound's pitch from
 /// the note's (``AlignmentLinker``'s pitch cost), a blip against a long note, and the distance
 /// of its start from when the note was due on the student's tempo — the note's due time (from
 /// the score clock, or predicted from the last due times) plus the median offset of the last
@@ -39,6 +39,9 @@ public final class ScoreFollower {
   public let bandSeconds: Double
   /// The number of notes.
   public let noteCount: Int
+  /// A note whose expected time is this far behind a sound's start (or half the way to the
+  /// next note, if more) is over: passing it costs nothing more, in seconds.
+  public let overdueSeconds = 0.15
 
   private let scoreStarts: UnsafeMutableBufferPointer<Double>
   private let writtenSeconds: UnsafeMutableBufferPointer<Double>
@@ -184,6 +187,7 @@ public final class ScoreFollower {
     var best = costs.extraSound
     var chosen = -1
     var skipped = 0
+    var skipCost = 0.0
     var note = nextNote
     var previousExpected: Double? = nil
     if let last = lastLinkedNote { previousExpected = expectedSeconds(ofNote: last) }
@@ -200,7 +204,7 @@ public final class ScoreFollower {
         let tolerance = costs.intervalToleranceSeconds + costs.intervalToleranceRatio * interval
         let z = (start - expected) / tolerance
         let cost =
-          costs.missedNote * Double(skipped)
+          skipCost
           + AlignmentLinker.pitchCost(frequencyHz: frequencyHz, midi: pitches[note], costs)
           + AlignmentLinker.durationCost(seconds: end - start, written: writtenSeconds[note], costs)
           + min(costs.intervalCap, z * z)
@@ -209,6 +213,13 @@ public final class ScoreFollower {
           chosen = note
         }
       }
+      // Passing this note costs a missed note, unless its time is over anyway (the sound
+      // starts past half the way to the next note): then linking elsewhere and calling the
+      // sound extra both leave it missed.
+      var following = note + 1
+      while following < noteCount, pitches[following] < 0 { following += 1 }
+      let gap = following < noteCount ? expectedSeconds(ofNote: following) + local - expected : 0
+      if start - expected <= max(overdueSeconds, 0.5 * gap) { skipCost += costs.missedNote }
       skipped += 1
       note += 1
     }
