@@ -89,6 +89,9 @@ public final class LivePerformanceTracker {
   private var trackCount = 0
   /// When each note was due on the audio's time line (NaN until its start event).
   private let dueSeconds: UnsafeMutableBufferPointer<Double>
+  /// Each note's live link and when it was made (seconds of audio processed; NaN: none).
+  private let links: UnsafeMutableBufferPointer<ScoreFollower.Link>
+  private let decidedSeconds: UnsafeMutableBufferPointer<Double>
   /// Position in ``notes`` of each score note index (−1: not graded).
   private let positionOfScoreNote: UnsafeMutableBufferPointer<Int>
   private var framesSeen = 0
@@ -149,6 +152,10 @@ public final class LivePerformanceTracker {
     track = .allocate(capacity: max(64, capacity))
     dueSeconds = .allocate(capacity: max(1, notes.count))
     dueSeconds.initialize(repeating: .nan)
+    links = .allocate(capacity: max(1, notes.count))
+    links.initialize(repeating: ScoreFollower.Link(note: -1, startSeconds: 0, offsetSeconds: 0, cents: 0))
+    decidedSeconds = .allocate(capacity: max(1, notes.count))
+    decidedSeconds.initialize(repeating: .nan)
     let highest = notes.map(\.index).max() ?? 0
     positionOfScoreNote = .allocate(capacity: highest + 1)
     positionOfScoreNote.initialize(repeating: -1)
@@ -161,6 +168,8 @@ public final class LivePerformanceTracker {
     events.deallocate()
     track.deallocate()
     dueSeconds.deallocate()
+    links.deallocate()
+    decidedSeconds.deallocate()
     positionOfScoreNote.deallocate()
     noteStarts.deallocate()
     noteEnds.deallocate()
@@ -315,11 +324,25 @@ public final class LivePerformanceTracker {
       let link = follower.follow(start: segment.start, end: segment.end, frequencyHz: segment.frequencyHz)
       return (link, follower.nextNote, follower.linkedCount, follower.skippedCount, follower.extraCount)
     }
-    if let link { state.lastLink = link }
+    if let link {
+      state.lastLink = link
+      links[link.note] = link
+      decidedSeconds[link.note] = Double(framesSeen) / sampleRate
+    }
     state.nextNote = next
     state.linkedNotes = linked
     state.missedNotes = skipped
     state.extraSounds = extra
+  }
+
+  /// The live link of a note (position in ``notes``) and when it was made, in seconds of audio
+  /// processed; `nil` while the note has none.
+  ///
+  /// - Note: Real-time safe.
+  @_noLocks
+  public func link(forNote note: Int) -> (link: ScoreFollower.Link, decidedAtSeconds: Double)? {
+    guard note >= 0, note < decidedSeconds.count, !decidedSeconds[note].isNaN else { return nil }
+    return (links[note], decidedSeconds[note])
   }
 
   /// Forgets the take, to follow a new one from the start (nothing is reallocated).
@@ -330,7 +353,10 @@ public final class LivePerformanceTracker {
     state = LivePerformanceState()
     state.nextNote = follower.nextNote
     trackCount = 0
-    for i in 0..<dueSeconds.count { dueSeconds[i] = .nan }
+    for i in 0..<dueSeconds.count {
+      dueSeconds[i] = .nan
+      decidedSeconds[i] = .nan
+    }
     framesSeen = 0
     usesClock = false
     scheduleNext = 0

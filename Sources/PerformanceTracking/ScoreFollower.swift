@@ -25,6 +25,8 @@ public final class ScoreFollower {
   public struct Link: Sendable, Hashable, Codable {
     /// The note's position in the notes the follower was made with.
     public var note: Int
+    /// The sound's start, in seconds of audio.
+    public var startSeconds: Double
     /// How far the sound's start was from when the note was due, in seconds (positive: late).
     public var offsetSeconds: Double
     /// How far the sound's pitch was from the note's, in cents.
@@ -240,7 +242,7 @@ public final class ScoreFollower {
     skipRests()
     // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
     let cents = frequencyHz > 0 ? _unsafePerformance { 1200 * log2(frequencyHz / 440) } + 6900 - Double(pitches[chosen]) * 100 : 0
-    return Link(note: chosen, offsetSeconds: offset, cents: cents)
+    return Link(note: chosen, startSeconds: start, offsetSeconds: offset, cents: cents)
   }
 
   /// Forgets the take (due times, links, counts).

@@ -95,6 +95,21 @@ struct GradesJSON: Encodable {
   var issues: [Issue]
   var bars: [PerformanceGrades.BarSummary]
   var intonation: [Trend]
+  /// With `--live`: what the score follower decided while the take ran.
+  var live: Live?
+
+  /// The follower's live links: which note each sound was taken for, when the sound started
+  /// (score time line) and how long after it the link was made.
+  struct Live: Encodable {
+    struct Link: Encodable {
+      var index: Int
+      var onsetSeconds: Double
+      var cents: Double
+      var decidedAfterSeconds: Double
+    }
+    var latencySeconds: Double
+    var links: [Link]
+  }
 
   init(_ result: GradingResult) {
     let grades = result.grades
@@ -156,6 +171,15 @@ struct GradesJSON: Encodable {
     bars = grades.bars
     intonation = grades.intonation.map {
       Trend(pitchClass: $0.pitchClass, notes: $0.notes, meanCents: round($0.meanCents, 10), message: $0.message)
+    }
+    live = result.live.map { live in
+      Live(
+        latencySeconds: round(live.trackerLatencySeconds),
+        links: live.links.map {
+          .init(
+            index: $0.index, onsetSeconds: round($0.onsetSeconds), cents: round($0.cents, 10),
+            decidedAfterSeconds: round($0.decidedAfterSeconds))
+        })
     }
   }
 

@@ -73,9 +73,18 @@ struct GradingSetup {
         offset += count
       }
     }
+    // The follower's links as they were made, before finishing revisits them.
+    let links = tracker.notes.indices.compactMap { position -> LiveLinks.Link? in
+      guard let (link, decided) = tracker.link(forNote: position) else { return nil }
+      return .init(
+        index: tracker.notes[position].index, onsetSeconds: link.startSeconds - latencySeconds, cents: link.cents,
+        decidedAfterSeconds: decided - link.startSeconds)
+    }
     let (alignment, estimates) = tracker.finish(samples: samples)
-    return result(score: score, alignment: alignment, estimates: estimates, latencyMeasured: false,
+    var graded = result(score: score, alignment: alignment, estimates: estimates, latencyMeasured: false,
       audioSeconds: Double(samples.count) / sampleRate)
+    graded.live = LiveLinks(trackerLatencySeconds: tracker.latencySeconds, links: links)
+    return graded
   }
 
   /// Grades and ranks an alignment made elsewhere (the live tracker's).
@@ -107,4 +116,19 @@ struct GradingResult {
   var audioSeconds: Double
   var scoreFile: String?
   var audioFile: String?
+  /// With `--live`: the follower's links as they were made.
+  var live: LiveLinks?
+}
+
+/// The score follower's links during a live run (score time line: the CLI's clock runs at the
+/// written tempo with no count-in).
+struct LiveLinks {
+  struct Link {
+    var index: Int
+    var onsetSeconds: Double
+    var cents: Double
+    var decidedAfterSeconds: Double
+  }
+  var trackerLatencySeconds: Double
+  var links: [Link]
 }
