@@ -98,6 +98,18 @@ public struct SoundBoundaryRefiner: Sendable {
     if envelope[index] <= emergence, index + 1 < envelope.count, envelope[index + 1] > envelope[index] {
       crossing += (emergence - envelope[index]) / (envelope[index + 1] - envelope[index])
     }
+    // Under a previous note, no earlier than the attack's own line allows: the line through its
+    // 15 % and 60 % points, met with the floor, less half the window (what the window smears a
+    // step by). The previous note's leakage, swelling as it wavers or releases, can hold the walk
+    // above the threshold far longer. (After quiet there is no leakage, and an attack that
+    // jumps out of silence and then swells slowly, as a flute's, starts at the jump.)
+    if overlapping != nil {
+      let sixty = floor + 0.6 * (peak - floor)
+      var sixtyIndex = lowIndex
+      while sixtyIndex < peakIndex, envelope[sixtyIndex] < sixty { sixtyIndex += 1 }
+      let lineStart = Double(lowIndex) - Double(sixtyIndex - lowIndex) * 0.15 / 0.45
+      crossing = max(crossing, lineStart - 0.5 * window / stepSeconds)
+    }
     // The triangle window lets a rise show up to half its length early: an abrupt attack
     // crosses the threshold about 0.4 of the window early, an attack slower than the window
     // hardly at all. The rise time (from the crossing to half the peak) says which.
