@@ -100,10 +100,18 @@ public struct SoundBoundaryRefiner: Sendable {
     }
     // Under a previous note, no earlier than the attack's own line allows: the line through its
     // 15 % and 60 % points, met with the floor, less half the window (what the window smears a
-    // step by). The previous note's leakage, swelling as it wavers or releases, can hold the walk
-    // above the threshold far longer. (After quiet there is no leakage, and an attack that
-    // jumps out of silence and then swells slowly, as a flute's, starts at the jump.)
-    if overlapping != nil {
+    // step by), when the walk passed a dip of half a dB or more: the previous note's leakage,
+    // swelling as it wavers or releases, can hold the walk above the threshold far longer.
+    // (After quiet there is no leakage; and an attack that jumps out of the floor and then
+    // swells slowly, as a flute's, rises all the way and starts at the jump.)
+    // A real attack rises all the way from where the walk stopped; leakage wavers on the way.
+    var highest = 0.0
+    var drawdown = 1.0
+    for i in index...lowIndex {
+      highest = max(highest, envelope[i])
+      if highest > 0 { drawdown = min(drawdown, envelope[i] / highest) }
+    }
+    if overlapping != nil, drawdown < 0.94 {
       let sixty = floor + 0.6 * (peak - floor)
       var sixtyIndex = lowIndex
       while sixtyIndex < peakIndex, envelope[sixtyIndex] < sixty { sixtyIndex += 1 }
