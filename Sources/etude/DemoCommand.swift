@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MIDIJSON
+import PerformanceTracking
 import PitchDSP
 import ScoreModel
 
@@ -9,25 +10,45 @@ import ScoreModel
 /// Today it synthesizes a melody, writes it as a WAV file and reads it back in blocks, resamples
 /// it to 16 kHz, finds its notes and names them, and checks them against the melody it played;
 /// it also stores the melody as compact MIDI JSON and as a MIDI file, reads both back, and grades
-/// the notes it found as a Simon-style quiz round of the melody. Each capability the SDK gains
-/// extends this demo.
-struct DemoCommand: ParsableCommand {
+/// the notes it found as a Simon-style quiz round of the melody. Then it grades a built-in
+/// trumpet étude (``DemoEtude``) played with built-in mistakes (``DemoTake``) as `etude grade`
+/// would, prints the ranked issues, and checks that each mistake was found. Each capability the
+/// SDK gains extends this demo.
+struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Run the SDK on built-in material: synthesize a melody, write and read WAV, resample, track its pitch, find the notes, MIDI JSON."
+      "Run the SDK on built-in material: find the notes of a synthesized melody, MIDI JSON, and grade a built-in trumpet étude played with built-in mistakes.",
+    discussion: """
+      No input needed. Part one synthesizes "Ode to Joy", writes and reads it as WAV, resamples it, \
+      tracks its pitch live, finds and names its notes, and takes it through MIDI JSON and a MIDI \
+      file. Part two parses a built-in MusicXML étude for B♭ trumpet, synthesizes a take of it with \
+      six known mistakes (a late attack, an upper partial, a wrong note, a sound during a rest, a \
+      flat note, a missed note), grades it as `etude grade --instrument trumpet` would, prints the \
+      overall score and the issues worst first, and says whether each mistake was found at its \
+      note. With --json, the grading is under "grading" (its "grades" is the etude-grades/1 object \
+      of `etude grade`).
+      """
   )
 
   @Flag(help: "Print JSON instead of text.")
   var json = false
 
-  @Option(help: "Also keep the synthesized melody as this WAV file.")
+  @Option(
+    help: """
+      Also keep the synthesized audio: the melody as this WAV file, and the graded trumpet take \
+      beside it with -take before the extension (demo.wav, demo-take.wav).
+      """)
   var saveAudio: String?
+
+  @Option(
+    help: "Write the HTML report of the graded trumpet take here (as `etude grade --report` writes it).")
+  var report: String?
 
   @Option(help: "Sample rate to synthesize at, in Hz.")
   var rate: Double = 44100
 
-  @Option(help: "Sample rate to analyze at, in Hz (the audio is resampled to it).")
+  @Option(help: "Sample rate to analyze the melody at, in Hz (its audio is resampled to it).")
   var analysisRate: Double = 16000
 
   /// One note the demo found, beside the note it expected there.
@@ -53,6 +74,8 @@ struct DemoCommand: ParsableCommand {
     var correctNotes: Int
     var meanAbsoluteCents: Double
     var midi: MIDIReport
+    /// The built-in étude's take, graded.
+    var grading: EtudeReport
   }
 
   /// The melody through MIDI JSON and a MIDI file, and the found notes graded as a quiz round.
@@ -75,7 +98,7 @@ struct DemoCommand: ParsableCommand {
     }
   }
 
-  func run() throws {
+  func run() async throws {
     let melody = DemoMelody()
     let audio = AudioBuffer(sampleRate: rate, mono: melody.render(sampleRate: rate))
 
@@ -84,6 +107,9 @@ struct DemoCommand: ParsableCommand {
       "etude-demo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
+    // The étude is graded on another core while the melody is analyzed (in a debug build each
+    // part takes seconds).
+    async let graded = gradeEtude(directory: directory)
     let wavURL = saveAudio.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent("melody.wav")
     try WAVWriter.write(audio, to: wavURL, encoding: .signed16)
     let reader = try WAVReader(url: wavURL)
@@ -109,8 +135,20 @@ struct DemoCommand: ParsableCommand {
 
     let found = try findNotes(in: resampled)
     let midi = try midiReport(melody: melody, found: found, directory: directory)
-    let report = makeReport(melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi)
-    if json { try printJSON(report) } else { printText(report) }
+    let etude = try await graded
+    if let report {
+      let html = GradeReport(etude.result).html()
+      try Data(html.utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
+    }
+    let summary = makeReport(
+      melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi,
+      grading: etude.report)
+    if json {
+      try printJSON(summary)
+    } else {
+      printText(summary)
+      printGrading(etude.report, score: etude.score)
+    }
   }
 
   /// The notes of the resampled melody: live probabilistic YIN fed in 512-frame blocks, as an
@@ -163,7 +201,9 @@ struct DemoCommand: ParsableCommand {
       quizSteps: round.steps.count, quizCorrectSteps: result.steps.filter { $0.verdict == .correct }.count)
   }
 
-  func makeReport(melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport) -> Report {
+  func makeReport(
+    melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport, grading: EtudeReport
+  ) -> Report {
     let key = Key(.c, .major)
     let tuning = Tuning.standard
     let expected = zip(melody.notes, melody.onsetsSeconds).map { note, onset in
@@ -190,7 +230,8 @@ struct DemoCommand: ParsableCommand {
     return Report(
       melody: "Ode to Joy (Beethoven), first phrase", tempoBPM: melody.tempoBPM, synthesisRate: rate,
       analysisRate: analysisRate, wavFrames: wavFrames, expectedNotes: expected.count, notes: notes,
-      correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount), midi: midi)
+      correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount),
+      midi: midi, grading: grading)
   }
 
   func printText(_ report: Report) {

@@ -1,7 +1,7 @@
 import Foundation
 import MIDIJSON
 
-/// The built-in material of `etude demo`: a short melody and a simple additive synthesizer for it.
+/// The first built-in material of `etude demo`: a short melody, rendered by a ``HarmonicVoice``.
 ///
 /// Each note is a harmonic tone (partials 1…6 at falling amplitudes) under an attack–decay
 /// envelope with a short silent gap before the next note, so the melody sounds like a plucked or
@@ -24,8 +24,6 @@ struct DemoMelody {
   var notes: [Note] = DemoMelody.odeToJoy
   /// Tempo in beats per minute.
   var tempoBPM: Double = 120
-  /// Relative amplitudes of partials 1, 2, 3, ….
-  var partials: [Double] = [1, 0.5, 0.33, 0.25, 0.2, 0.15]
 
   /// The seconds each note starts at, and the total length.
   var onsetsSeconds: [Double] {
@@ -47,29 +45,22 @@ struct DemoMelody {
       })
   }
 
+  /// The voice the melody is rendered with: six partials at falling amplitudes under a 10 ms
+  /// attack and a decay, like a plucked or struck string.
+  var voice = HarmonicVoice(
+    partials: [1, 0.5, 0.33, 0.25, 0.2, 0.15], attackSeconds: 0.01, decayPerSecond: 3, releaseSeconds: 0.005,
+    peak: 0.5)
+
   /// Renders the melody at `sampleRate` Hz, peak amplitude about 0.5.
   func render(sampleRate: Double) -> [Float] {
     let secondsPerBeat = 60 / tempoBPM
     let total = notes.reduce(0) { $0 + $1.beats } * secondsPerBeat + 0.25
     var out = [Float](repeating: 0, count: Int(total * sampleRate))
-    let norm = 0.5 / partials.reduce(0, +)
     for (note, onset) in zip(notes, onsetsSeconds) {
-      let f0 = 440 * pow(2, Double(note.midi - 69) / 12)
-      let start = Int(onset * sampleRate)
       // Sound for all but the last 40 ms of the note, then silence.
-      let length = Int((note.beats * secondsPerBeat - 0.04) * sampleRate)
-      let attack = Int(0.01 * sampleRate)
-      for i in 0..<length where start + i < out.count {
-        let t = Double(i) / sampleRate
-        let envelope =
-          i < attack ? Double(i) / Double(attack) : exp(-3 * (t - 0.01)) * min(1, Double(length - i) / 200)
-        var sample = 0.0
-        for (k, amplitude) in partials.enumerated() {
-          let f = f0 * Double(k + 1)
-          if f < sampleRate / 2 { sample += amplitude * sin(2 * Double.pi * f * t) }
-        }
-        out[start + i] = Float(sample * norm * envelope)
-      }
+      let tone = HarmonicVoice.Note(
+        frequencyHz: 440 * pow(2, Double(note.midi - 69) / 12), seconds: note.beats * secondsPerBeat - 0.04)
+      voice.add([tone], at: onset, to: &out, sampleRate: sampleRate)
     }
     return out
   }

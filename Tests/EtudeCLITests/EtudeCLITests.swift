@@ -81,9 +81,7 @@ func temporaryDirectory() throws -> URL {
   }
 
   @Test func demoFindsEveryNoteOfItsMelody() throws {
-    let result = try runEtude(["demo", "--json"])
-    #expect(result.status == 0)
-    let object = try #require(try JSONSerialization.jsonObject(with: Data(result.out.utf8)) as? [String: Any])
+    let object = try DemoRun.json()
     #expect(object["expectedNotes"] as? Int == 15)
     #expect(object["correctNotes"] as? Int == 15)
     #expect((object["meanAbsoluteCents"] as? Double ?? 99) < 5)
