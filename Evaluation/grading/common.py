@@ -4,6 +4,7 @@ rating names of schema etude-grades/1 and how they map to the scored categories.
 import hashlib
 import math
 import os
+import struct
 
 import numpy as np
 
@@ -14,7 +15,8 @@ SF2 = '/usr/share/sounds/sf2/FluidR3_GM.sf2'
 SET_VERSION = 'grading-set-1'
 
 # name: GM program (0-based), transposition (sounding = written + semitones), written melody
-# range, playable sounding range used for calibration (FluidR3 renders every key in it).
+# range, playable sounding range used for calibration (FluidR3 renders every key in it; so does
+# MuseScore_General, the holdout set's soundfont).
 INSTRUMENTS = {
     'trumpet': dict(program=56, transpose=-2, melody=(60, 79), sounding=(54, 84)),
     'flute': dict(program=73, transpose=0, melody=(62, 86), sounding=(60, 96)),
@@ -57,6 +59,32 @@ def trumpet_partial(written):
 def combo_partials(combo):
     """{partial number: written MIDI} of a valve combination."""
     return {n: VALVE_P2[combo] + o for n, o in PARTIAL_OFFSET.items()}
+
+
+def sf2_presets(path):
+    """{(bank, program): preset name} from a SoundFont 2 file's preset headers (the pdta list's
+    phdr chunk: 38-byte records, the last one the terminal EOP record)."""
+    with open(path, 'rb') as fh:
+        riff, size, form = struct.unpack('<4sI4s', fh.read(12))
+        if riff != b'RIFF' or form != b'sfbk':
+            raise ValueError('%s is not a SoundFont 2 file' % path)
+        end = 8 + size
+        while fh.tell() < end:
+            cid, csz = struct.unpack('<4sI', fh.read(8))
+            if cid == b'LIST' and fh.read(4) == b'pdta':
+                stop = fh.tell() + csz - 4
+                while fh.tell() < stop:
+                    sid, ssz = struct.unpack('<4sI', fh.read(8))
+                    data = fh.read(ssz + (ssz & 1))
+                    if sid == b'phdr':
+                        out = {}
+                        for i in range(ssz // 38 - 1):
+                            name, program, bank = struct.unpack('<20sHH', data[38 * i:38 * i + 24])
+                            out[(bank, program)] = name.split(b'\0')[0].decode('latin-1').strip()
+                        return out
+                break
+            fh.seek(csz + (csz & 1) - (4 if cid == b'LIST' else 0), 1)
+    raise ValueError('%s: no preset headers' % path)
 
 
 def seeded(*parts):

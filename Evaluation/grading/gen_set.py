@@ -1,8 +1,19 @@
 #!/usr/bin/env python3
 """Generate the grading evaluation set: short melodies as MusicXML scores, a MIDI performance of
-each with injected, known errors, rendered with fluidsynth + FluidR3_GM, and a truth file per take.
+each with injected, known errors, rendered with fluidsynth + FluidR3_GM (or another soundfont),
+and a truth file per take.
 
-Usage: python3 Evaluation/grading/gen_set.py [--quick] [--out DIR] [--force] [--jobs N]
+Usage: python3 Evaluation/grading/gen_set.py [--quick] [--data DIR] [--soundfont SF2]
+                                             [--takes-per-instrument N] [--no-long] [--force] [--jobs N]
+
+--soundfont SF2   render with this soundfont instead of FluidR3_GM (the holdout set): the same
+                  generator, the same take names and so the same scores and injected errors; the
+                  tuning calibration, onset lag and release are measured for that soundfont
+--data DIR        where the set goes (--out is the same option)
+--takes-per-instrument N   N takes per instrument instead of 60, the kinds and conditions of the
+                  full plan in proportion (largest remainders); the first takes of each kind and
+                  condition of the full set, under the same names
+--no-long         leave out the 3-minute take (the CPU figure)
 
 Writes, under DIR (default Evaluation/grading/work/data, work/data-quick with --quick):
   <take>/score.musicxml   the score (one part; the trumpet part is written for B-flat trumpet)
@@ -10,7 +21,8 @@ Writes, under DIR (default Evaluation/grading/work/data, work/data-quick with --
   <take>/take.wav         the take: mono, 44.1 kHz, 16-bit
   <take>/truth.json       every score note (rests included, ties merged) with its injected error
                           and what was actually played; the extra notes; the take's conditions
-  calibration.json        FluidR3_GM's own tuning of every (key, velocity) used (compensated)
+  calibration.json        the soundfont's own tuning of every (key, velocity) used (compensated),
+                          its onset lag and release (cached in work/, keyed on the soundfont)
   manifest.json           the takes and the render checks (pitch of the rendered notes, onset lag)
 
 Every random choice comes from a numpy Generator seeded by the take's name (common.seeded), so the
@@ -36,7 +48,7 @@ import soundfile as sf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from common import (HERE, INSTRUMENTS, SF2, SR, VELOCITIES, WORK, cents, combo_partials,  # noqa: E402
-                    midi_hz, natural_cents, seeded, trumpet_partial)
+                    midi_hz, natural_cents, seeded, sf2_presets, trumpet_partial)
 
 DIVISIONS = 4                       # per quarter note: sixteenths are the shortest value
 TYPE_NAMES = {1: ('16th', 0), 2: ('eighth', 0), 3: ('eighth', 1), 4: ('quarter', 0),
@@ -624,12 +636,12 @@ def write_midi(path, program, sounds, end_s, calib):
     mid.save(path)
 
 
-def render(midi_path, n_samples):
+def render(midi_path, n_samples, sf2=SF2):
     with tempfile.TemporaryDirectory() as tmp:
         raw = os.path.join(tmp, 'render.wav')
         # -R 0 -C 0: fluidsynth's own reverb and chorus off (chorus would modulate the pitch)
         subprocess.run(['fluidsynth', '-ni', '-q', '-R', '0', '-C', '0', '-g', '0.5', '-O', 'float',
-                        '-T', 'wav', '-F', raw, '-r', str(SR), SF2, midi_path],
+                        '-T', 'wav', '-F', raw, '-r', str(SR), sf2, midi_path],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         y, sr = sf.read(raw, dtype='float64', always_2d=True)
     assert sr == SR, sr
@@ -727,10 +739,11 @@ def onset_lag(y, on, end):
             float(k12[0] / SR * 1000) if len(k12) else None)
 
 
-def calibrate(inst, tmp):
-    """FluidR3's tuning of every (key, velocity) of the instrument's sounding range: each pair
-    rendered alone for 0.8 s, pitch over [0.15, 0.75] s after note-on, cents from equal
-    temperament. The renders compensate it with pitch bend."""
+def calibrate(inst, tmp, sf2=SF2):
+    """The soundfont's (FluidR3's by default) tuning of every (key, velocity) of the instrument's
+    sounding range: each pair rendered alone for 0.8 s, pitch over [0.15, 0.75] s after note-on,
+    cents from equal temperament. The renders compensate it with pitch bend. Also the onset lag,
+    the rise and the release of the soundfont's notes."""
     spec = INSTRUMENTS[inst]
     pairs = [(k, v) for k in range(spec['sounding'][0], spec['sounding'][1] + 1) for v in VELOCITIES]
     sounds = []
@@ -740,7 +753,7 @@ def calibrate(inst, tmp):
         t += 1.3
     path = os.path.join(tmp, inst + '-calibration.mid')
     write_midi(path, spec['program'], sounds, t + 0.5, {p: 0.0 for p in pairs})
-    y = render(path, int((t + 0.5) * SR))
+    y = render(path, int((t + 0.5) * SR), sf2)
     out, lags, rises, rel20, rel40 = {}, [], [], [], []
 
     def db(a, b):
@@ -795,7 +808,18 @@ def check_render(y, sounds):
 # The set
 # ------------------------------------------------------------------------------------------------
 
-def plan(quick):
+def scaled_spec(spec, n):
+    """n of the (kind, condition) entries of spec, each pair in proportion to its count (largest
+    remainders; ties go to the pair listed first), in spec's order."""
+    pairs = list(dict.fromkeys(spec))
+    have = {p: spec.count(p) for p in pairs}
+    keep = {p: have[p] * n // len(spec) for p in pairs}
+    for p in sorted(pairs, key=lambda p: -(have[p] * n % len(spec)))[:n - sum(keep.values())]:
+        keep[p] += 1
+    return [p for p in pairs for _ in range(min(keep[p], have[p]))]
+
+
+def plan(quick, per_instrument=None, long_take=True):
     takes = []
     for inst in INSTRUMENTS:
         if quick:
@@ -806,6 +830,8 @@ def plan(quick):
                     + [('mixed', c) for c in ['dry'] * 18 + ['reverb'] * 7 + ['noise'] * 7
                        + ['latency'] * 8]
                     + [('drift-timing', 'drift')] * 12)
+        if per_instrument:
+            spec = scaled_spec(spec, per_instrument)
         count = {}
         for kind, cond in spec:
             k = count.get((kind, cond), 0) + 1
@@ -813,12 +839,13 @@ def plan(quick):
             takes.append(dict(name='%s-%s-%s-%02d' % (inst, kind, cond, k), instrument=inst,
                               kind=kind, condition=cond))
     # one 3-minute take, for the CPU figure only (not scored)
-    takes.append(dict(name='trumpet-long3min', instrument='trumpet', kind='mixed', condition='dry',
-                      long=True))
+    if long_take:
+        takes.append(dict(name='trumpet-long3min', instrument='trumpet', kind='mixed',
+                          condition='dry', long=True))
     return takes
 
 
-def make_take(take, out_dir, calib):
+def make_take(take, out_dir, calib, sf2=SF2):
     name, inst = take['name'], take['instrument']
     rng = seeded(name)
     spec = INSTRUMENTS[inst]
@@ -837,7 +864,7 @@ def make_take(take, out_dir, calib):
     cal = {tuple(int(x) for x in k.split('/')): v for k, v in calib[inst]['tuning'].items()}
     lag = calib[inst]['lagMs'] / 1000.0
     write_midi(os.path.join(d, 'perf.mid'), spec['program'], sounds, length, cal)
-    y = render(os.path.join(d, 'perf.mid'), int(length * SR))
+    y = render(os.path.join(d, 'perf.mid'), int(length * SR), sf2)
     checks = check_render(y, sorted(sounds, key=lambda s: s['on']))
     cond = take['condition']
     info.update(condition=cond, latencyMs=0.0)
@@ -908,25 +935,72 @@ def tool_version(cmd):
         return 'unknown'
 
 
-def fingerprint(quick):
+def soundfont_id(sf2):
+    """What identifies a soundfont file for the caches: its real path, size and modification time."""
+    st = os.stat(sf2)
+    return (os.path.realpath(sf2), st.st_size, int(st.st_mtime))
+
+
+def fingerprint(options, sf2):
     h = hashlib.sha256()
     for f in ('gen_set.py', 'common.py'):
         with open(os.path.join(HERE, f), 'rb') as fh:
             h.update(fh.read())
-    h.update(repr((quick, os.path.getsize(SF2), tool_version(['fluidsynth', '--version']),
+    h.update(repr((options, soundfont_id(sf2), tool_version(['fluidsynth', '--version']),
                    tool_version(['sox', '--version']))).encode())
     return h.hexdigest()
+
+
+def check_programs(sf2):
+    """The GM programs the instruments use must be presets of the soundfont's bank 0 (fluidsynth
+    would otherwise fall back to another preset without a word). Returns {instrument: preset name}."""
+    presets = sf2_presets(sf2)
+    names, missing = {}, []
+    for inst, spec in INSTRUMENTS.items():
+        name = presets.get((0, spec['program']))
+        if name is None:
+            missing.append('%s (program %d)' % (inst, spec['program']))
+        names[inst] = name
+    if missing:
+        raise SystemExit('%s has no bank-0 preset for %s' % (sf2, ', '.join(missing)))
+    return names
+
+
+def calibration_path(sf2):
+    """work/calibration.json for FluidR3_GM (as before), work/calibration-STEM.json for another
+    soundfont, so the sets of two soundfonts never overwrite each other's calibration."""
+    if os.path.realpath(sf2) == os.path.realpath(SF2):
+        return os.path.join(WORK, 'calibration.json')
+    stem = os.path.splitext(os.path.basename(sf2))[0]
+    return os.path.join(WORK, 'calibration-%s.json' % ''.join(c if c.isalnum() or c in '-_' else '_'
+                                                              for c in stem))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--quick', action='store_true')
-    ap.add_argument('--out')
+    ap.add_argument('--out', '--data', dest='out')
+    ap.add_argument('--soundfont', default=SF2)
+    ap.add_argument('--takes-per-instrument', type=int)
+    ap.add_argument('--no-long', action='store_true')
     ap.add_argument('--force', action='store_true')
     ap.add_argument('--jobs', type=int, default=2)
     args = ap.parse_args()
     out = args.out or os.path.join(WORK, 'data-quick' if args.quick else 'data')
-    fp = fingerprint(args.quick)
+    sf2 = os.path.abspath(args.soundfont)
+    if not os.path.isfile(sf2):
+        raise SystemExit('no soundfont at %s' % sf2)
+    if (os.path.realpath(sf2) != os.path.realpath(SF2)
+            and os.path.abspath(out) in (os.path.join(WORK, 'data'), os.path.join(WORK, 'data-quick'))):
+        raise SystemExit('work/data and work/data-quick are FluidR3_GM\'s sets: give --data DIR '
+                         'for a set rendered with %s' % os.path.basename(sf2))
+    if args.takes_per_instrument is not None and not 1 <= args.takes_per_instrument <= 60:
+        raise SystemExit('--takes-per-instrument must be 1..60')
+    if args.quick and args.takes_per_instrument:
+        raise SystemExit('--quick and --takes-per-instrument do not go together')
+    presets = check_programs(sf2)
+    options = (args.quick, args.takes_per_instrument, args.no_long)
+    fp = fingerprint(options, sf2)
     stamp = os.path.join(out, 'fingerprint')
     if not args.force and os.path.exists(stamp) and open(stamp).read().strip() == fp:
         print('set up to date in %s' % out)
@@ -934,8 +1008,9 @@ def main():
     if os.path.isdir(out):
         shutil.rmtree(out)
     os.makedirs(out)
-    cal_path = os.path.join(WORK, 'calibration.json')
-    cal_fp = hashlib.sha256(repr(('calibration-2', INSTRUMENTS, VELOCITIES, os.path.getsize(SF2),
+    os.makedirs(WORK, exist_ok=True)
+    cal_path = calibration_path(sf2)
+    cal_fp = hashlib.sha256(repr(('calibration-2', INSTRUMENTS, VELOCITIES, soundfont_id(sf2),
                                   tool_version(['fluidsynth', '--version']))).encode()).hexdigest()
     calib = None
     if os.path.exists(cal_path):
@@ -945,15 +1020,16 @@ def main():
     with concurrent.futures.ProcessPoolExecutor(args.jobs) as ex:
         if calib is None:
             with tempfile.TemporaryDirectory() as tmp:
-                calib = dict(ex.map(calibrate, list(INSTRUMENTS), [tmp] * len(INSTRUMENTS)))
+                calib = dict(ex.map(calibrate, list(INSTRUMENTS), [tmp] * len(INSTRUMENTS),
+                                    [sf2] * len(INSTRUMENTS)))
             with open(cal_path, 'w') as fh:
-                json.dump(dict(fingerprint=cal_fp, instruments=calib), fh, indent=1)
-        takes = plan(args.quick)
-        futs = [ex.submit(make_take, t, out, calib) for t in takes]
+                json.dump(dict(fingerprint=cal_fp, soundfont=sf2, instruments=calib), fh, indent=1)
+        takes = plan(args.quick, args.takes_per_instrument, not args.no_long)
+        futs = [ex.submit(make_take, t, out, calib, sf2) for t in takes]
         results = [f.result() for f in futs]
     shutil.copy(cal_path, os.path.join(out, 'calibration.json'))
     manifest = dict(takes=results, fluidsynth=tool_version(['fluidsynth', '--version']),
-                    sox=tool_version(['sox', '--version']), soundfont=SF2)
+                    sox=tool_version(['sox', '--version']), soundfont=sf2, presets=presets)
     with open(os.path.join(out, 'manifest.json'), 'w') as fh:
         json.dump(manifest, fh, indent=1)
     with open(stamp, 'w') as fh:
