@@ -167,21 +167,24 @@ public struct SoundTracker: Sendable {
   }
 
   /// Folds each blip shorter than ``Configuration/blipSeconds`` that touches a longer sound
-  /// (no gap, split only by a change of pitch) at a harmonic interval into that sound: before
-  /// it, the sound starts at the blip; after it, the sound ends with the blip. The blip's pitch
-  /// points are dropped.
+  /// (no gap, split only by a change of pitch) into that sound when it is the tracker's error
+  /// or part of the note's own attack or release: at a harmonic interval from it, or a glide
+  /// (a scoop into the note, a fall after it) whose pitch moves towards it by 20 cents or more
+  /// and stays within a whole tone of it. Before the sound, the sound starts at the blip; after
+  /// it, the sound ends with the blip. The blip's pitch points are dropped.
   func absorbingHarmonicBlips(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
     let touching = 2.5 * configuration.hopSeconds
-    func isBlip(_ sound: PerformanceSound, of other: PerformanceSound) -> Bool {
-      sound.duration < configuration.blipSeconds && other.duration > sound.duration
-        && Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
+    func isBlip(_ sound: PerformanceSound, of other: PerformanceSound, before: Bool) -> Bool {
+      guard sound.duration < configuration.blipSeconds, other.duration > sound.duration else { return false }
+      return Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
+        || Self.isGlide(sound, towards: other.frequencyHz, fromStart: before)
     }
     var result: [PerformanceSound] = []
     var i = 0
     while i < sounds.count {
       let sound = sounds[i]
       if i + 1 < sounds.count, sounds[i + 1].boundary == .pitchChange, sounds[i + 1].start - sound.end <= touching,
-        isBlip(sound, of: sounds[i + 1])
+        isBlip(sound, of: sounds[i + 1], before: true)
       {
         var next = sounds[i + 1]
         next.start = sound.start
@@ -192,7 +195,7 @@ public struct SoundTracker: Sendable {
         continue
       }
       if let last = result.last, sound.boundary == .pitchChange, sound.start - last.end <= touching,
-        isBlip(sound, of: last)
+        isBlip(sound, of: last, before: false)
       {
         result[result.count - 1].end = sound.end
         result[result.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
@@ -203,6 +206,16 @@ public struct SoundTracker: Sendable {
       i += 1
     }
     return result
+  }
+
+  /// Whether a blip's pitch glides into (or, after a sound, away from) `frequency`: every
+  /// point within 200 cents of it, and the end nearer it than the start by 20 cents or more
+  /// (reversed for a blip after the sound).
+  static func isGlide(_ blip: PerformanceSound, towards frequency: Double, fromStart: Bool) -> Bool {
+    let cents = blip.pitchTrack.map { 1200 * log2($0.frequencyHz / frequency) }
+    guard cents.count >= 2, cents.allSatisfy({ abs($0) <= 200 }) else { return false }
+    let approach = abs(cents.first!) - abs(cents.last!)
+    return fromStart ? approach >= 20 : approach <= -20
   }
 
   /// Whether two pitches lie an octave, a twelfth, two octaves or a fifth apart (within 40
