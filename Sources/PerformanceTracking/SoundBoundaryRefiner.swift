@@ -251,7 +251,9 @@ extension SoundBoundaryRefiner {
 
 extension SoundBoundaryRefiner {
   /// A re-attack inside a sound: the lowest point of its harmonics within `within` seconds of
-  /// `time`, followed within 80 ms by a rise of at least `riseDecibels`; `nil` when there is none.
+  /// `time`, after a fall of at least `riseDecibels` and followed within 80 ms by a rise of as
+  /// much, or after a release of 6 dB that stops, the level within 50 ms standing 6 dB over
+  /// the release continued (a quieter note after a louder one); `nil` when there is none.
   ///
   /// - Returns: The re-attack's time (where the new note emerges from the dip), in seconds.
   public func reattack(in sound: PerformanceSound, near time: Double, within: Double, riseDecibels: Double) -> Double? {
@@ -266,11 +268,27 @@ extension SoundBoundaryRefiner {
     var best: (index: Int, depth: Double)?
     let searchEnd = max(0, envelope.count - look)
     let searchStart = max(1, Int(((time - within) - from) / stepSeconds))
+    let fit = max(3, Int(0.03 / stepSeconds))
+    let logs = envelope.map { log(max($0, 1e-12)) }
     for i in searchStart..<max(searchStart, searchEnd) where envelope[i] <= envelope[i - 1] && envelope[i] <= envelope[i + 1] {
       let after = envelope[(i + 1)...min(envelope.count - 1, i + look)].max() ?? 0
       let before = envelope[max(0, i - look)..<i].max() ?? 0
-      guard envelope[i] > 0, after >= rise * envelope[i], before >= rise * envelope[i] else { continue }
-      let depth = min(after, before) / envelope[i]
+      guard envelope[i] > 0, before >= rise * envelope[i] else { continue }
+      var depth = min(after, before) / envelope[i]
+      if after < rise * envelope[i] {
+        // A quieter note after a louder one may never rise above the dip: it stops the old
+        // note's release instead. Then the level within 50 ms stands 6 dB or more above where
+        // the release, continued, would have been.
+        guard i >= fit, before >= 2 * envelope[i], let line = Self.fitLine(logs, (i - fit)...i),
+          line.slope < 0
+        else { continue }
+        var excess = 0.0
+        for j in (i + 1)...min(envelope.count - 1, i + Int(0.05 / stepSeconds)) where envelope[j] > 0 {
+          excess = max(excess, logs[j] - (line.intercept + line.slope * Double(j)))
+        }
+        guard excess >= log(2) else { continue }
+        depth = exp(excess)
+      }
       if depth > best?.depth ?? 0 { best = (i, depth) }
     }
     guard let dip = best?.index else { return nil }
