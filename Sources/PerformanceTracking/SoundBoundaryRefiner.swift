@@ -363,6 +363,54 @@ extension SoundBoundaryRefiner {
 }
 
 extension SoundBoundaryRefiner {
+  /// Where a sound read at one pitch holds two notes an octave apart: a legato leap of an
+  /// octave that the pitch tracker followed on the lower note's period (the upper note's
+  /// partials are all partials of the lower one). Over the sound, every 10 ms, the odd
+  /// harmonics of its frequency (1, 3, 5) against the even ones (2, 4, 6): where the odd ones
+  /// are under a tenth of the even ones the note is an octave higher. A split is reported when
+  /// at least 80 ms on one side have them and 80 ms on the other lack them, four fifths of the
+  /// frames on each side agreeing.
+  ///
+  /// - Returns: The time of the leap, in seconds, and whether the upper note comes first; `nil`
+  ///   when the sound is one note (or too short to tell, under 0.25 s).
+  public func octaveLeap(in sound: PerformanceSound) -> (seconds: Double, upperFirst: Bool)? {
+    let f = sound.frequencyHz
+    guard f > 0, 6 * f < sampleRate / 2, sound.duration >= 0.25 else { return nil }
+    let hop = max(1, Int((0.01 * sampleRate).rounded()))
+    let start = Int(((sound.start + 0.03) * sampleRate).rounded())
+    let count = Int(((sound.duration - 0.06) * sampleRate) / Double(hop)) + 1
+    guard count >= 16 else { return nil }
+    let odd = HarmonicEnvelope.amplitudes(
+      of: samples, sampleRate: sampleRate, frequenciesHz: [f, 3 * f, 5 * f], start: start, count: count, hop: hop,
+      windowSeconds: 0.04)
+    let even = HarmonicEnvelope.amplitudes(
+      of: samples, sampleRate: sampleRate, frequenciesHz: [2 * f, 4 * f, 6 * f], start: start, count: count, hop: hop,
+      windowSeconds: 0.04)
+    // +1 where the odd harmonics are there, −1 where they are missing, 0 where unsure.
+    let labels = zip(odd, even).map { o, e -> Int in
+      guard e > 0 else { return 0 }
+      return o < 0.1 * e ? -1 : o > 0.3 * e ? 1 : 0
+    }
+    let minimum = 8
+    var best: (k: Int, score: Double, upperFirst: Bool)?
+    for k in minimum...(count - minimum) {
+      let before = labels[..<k]
+      let after = labels[k...]
+      for upperFirst in [false, true] {
+        let first = upperFirst ? -1 : 1
+        let agreeBefore = Double(before.filter { $0 == first }.count) / Double(before.count)
+        let agreeAfter = Double(after.filter { $0 == -first }.count) / Double(after.count)
+        guard agreeBefore >= 0.8, agreeAfter >= 0.8 else { continue }
+        let score = agreeBefore + agreeAfter
+        if score > best?.score ?? 0 { best = (k, score, upperFirst) }
+      }
+    }
+    guard let best else { return nil }
+    return ((Double(start) + Double(best.k) * Double(hop)) / sampleRate, best.upperFirst)
+  }
+}
+
+extension SoundBoundaryRefiner {
   /// Whether a note of `frequency` has harmonics clear of a different note of `other` (false
   /// for the same pitch, and for a note whose harmonics all fall on the other's, such as an
   /// octave above it).

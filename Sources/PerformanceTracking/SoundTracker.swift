@@ -232,8 +232,23 @@ public struct SoundTracker: Sendable {
     _ input: [PerformanceSound], estimates: [PitchEstimate], samples: [Float], sampleRate: Double
   ) -> [PerformanceSound] {
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
-    // Sub-octave errors first: the boundaries follow the note's real harmonics.
-    let sounds = input.map { sound in
+    // Octave leaps the pitch track did not see, then sub-octave errors: the boundaries follow
+    // the notes' real harmonics.
+    let sounds = input.flatMap { sound -> [PerformanceSound] in
+      guard let leap = refiner.octaveLeap(in: sound) else { return [sound] }
+      var first = sound
+      var second = sound
+      first.end = leap.seconds
+      second.start = leap.seconds
+      second.boundary = .pitchChange
+      first.pitchTrack = sound.pitchTrack.filter { $0.time < leap.seconds }
+      second.pitchTrack = sound.pitchTrack.filter { $0.time >= leap.seconds }
+      var upper = leap.upperFirst ? first : second
+      upper.frequencyHz *= 2
+      upper.pitchTrack = upper.pitchTrack.map { .init(time: $0.time, frequencyHz: $0.frequencyHz * 2) }
+      if leap.upperFirst { first = upper } else { second = upper }
+      return [first, second]
+    }.map { sound in
       var checked = sound
       let frequency = refiner.octaveChecked(sound)
       if frequency != sound.frequencyHz {
