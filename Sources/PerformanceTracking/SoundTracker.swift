@@ -40,6 +40,11 @@ public struct SoundTracker: Sendable {
     /// A sound shorter than this that runs into a longer one at a harmonic interval is part of
     /// it (a pitch tracker's octave error in an attack or a release), in seconds.
     public var blipSeconds: Double = 0.1
+    /// A sound at the previous sound's pitch (within ``mergeCents``) that starts this soon after
+    /// it ends and is ``echoDecibels`` quieter is the room's echo of it, in seconds.
+    public var echoSeconds: Double = 0.8
+    /// How much quieter than the sound before an echo is, in dB.
+    public var echoDecibels: Double = 15
     /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
     /// one sound split by a glitch of the pitch track, in cents.
     public var mergeCents: Double = 50
@@ -324,11 +329,24 @@ public struct SoundTracker: Sendable {
     return levels.min()! >= ends - 6
   }
 
-  /// Drops unpitched sounds, sounds too short, and sounds far quieter than the take's typical one.
+  /// Drops unpitched sounds, sounds too short, sounds far quieter than the take's typical one,
+  /// and echoes: a sound at the pitch of the one before, starting within
+  /// ``Configuration/echoSeconds`` of its end and ``Configuration/echoDecibels`` quieter.
   func cleaned(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
     let pitched = sounds.filter { $0.frequencyHz > 0 && $0.duration >= configuration.minimumSeconds }
     guard let typical = Self.median(pitched.map(\.peakLevelDBFS)) else { return [] }
-    return pitched.filter { $0.peakLevelDBFS >= typical - configuration.quietestDecibels }
+    var kept: [PerformanceSound] = []
+    for sound in pitched where sound.peakLevelDBFS >= typical - configuration.quietestDecibels {
+      // The room's echo of the sound before: its pitch, soon after it, far quieter.
+      if let last = kept.last, sound.start - last.end <= configuration.echoSeconds,
+        sound.peakLevelDBFS <= last.peakLevelDBFS - configuration.echoDecibels,
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents
+      {
+        continue
+      }
+      kept.append(sound)
+    }
+    return kept
   }
 
   /// The median of some values, or `nil` when there are none.
