@@ -76,10 +76,6 @@ public final class LivePerformanceTracker {
   private let estimator: Unmanaged<ProbabilisticYINEstimator>
   private let segmenter: Unmanaged<NoteSegmenter>
   private let followerView: Unmanaged<ScoreFollower>
-  /// Per note: expected start and end (score seconds) and sounding MIDI note (−1 for a rest).
-  private let noteStarts: UnsafeMutableBufferPointer<Double>
-  private let noteEnds: UnsafeMutableBufferPointer<Double>
-  private let notePitches: UnsafeMutableBufferPointer<Int>
   private let minimumSoundSeconds: Double
   private let latency: Double
   private let scratch: UnsafeMutableBufferPointer<PitchEstimate>
@@ -137,14 +133,6 @@ public final class LivePerformanceTracker {
     followerView = Unmanaged.passUnretained(follower)
     minimumSoundSeconds = sounds.minimumSeconds
     latency = configuration.latencySeconds
-    noteStarts = .allocate(capacity: max(1, notes.count))
-    noteEnds = .allocate(capacity: max(1, notes.count))
-    notePitches = .allocate(capacity: max(1, notes.count))
-    for (i, note) in notes.enumerated() {
-      noteStarts[i] = note.expectedStart
-      noteEnds[i] = note.expectedEnd
-      notePitches[i] = note.soundingPitch.map { Int($0.rawValue) } ?? -1
-    }
     scratch = .allocate(capacity: estimator.maximumEstimates(forFrames: self.maximumFrames) + 1)
     events = .allocate(capacity: 64)
     events.initialize(repeating: TimedScoreEvent(seconds: 0, event: .barStart(measure: 0)))
@@ -171,9 +159,6 @@ public final class LivePerformanceTracker {
     links.deallocate()
     decidedSeconds.deallocate()
     positionOfScoreNote.deallocate()
-    noteStarts.deallocate()
-    noteEnds.deallocate()
-    notePitches.deallocate()
   }
 
   /// The delay from a sound to the estimates that show it: the live pitch tracker's latency,
@@ -263,8 +248,11 @@ public final class LivePerformanceTracker {
       guard position >= 0 else { return }
       let due = seconds + latency
       dueSeconds[position] = due
-      followerView._withUnsafeGuaranteedRef { $0.noteDue(position, atSeconds: due) }
-      if notePitches[position] >= 0 { state.dueNote = position }
+      let pitched = followerView._withUnsafeGuaranteedRef { follower in
+        follower.noteDue(position, atSeconds: due)
+        return follower.soundingPitch(ofNote: position) >= 0
+      }
+      if pitched { state.dueNote = position }
     case .noteEnd(let note):
       guard note >= 0, note < positionOfScoreNote.count else { return }
       if let due = state.dueNote, positionOfScoreNote[note] == due { state.dueNote = nil }
@@ -277,15 +265,22 @@ public final class LivePerformanceTracker {
   /// become due.
   @_noLocks
   private func scheduleDueNotes(until seconds: Double) {
-    while scheduleNext < dueSeconds.count, noteStarts[scheduleNext] + latency <= seconds {
-      let due = noteStarts[scheduleNext] + latency
+    let follower = followerView
+    while scheduleNext < dueSeconds.count {
       let position = scheduleNext
+      let due = follower._withUnsafeGuaranteedRef { $0.scoreStart(ofNote: position) } + latency
+      guard due <= seconds else { break }
       dueSeconds[position] = due
-      followerView._withUnsafeGuaranteedRef { $0.noteDue(position, atSeconds: due) }
-      state.dueNote = notePitches[position] < 0 ? nil : position
+      let pitched = follower._withUnsafeGuaranteedRef { follower in
+        follower.noteDue(position, atSeconds: due)
+        return follower.soundingPitch(ofNote: position) >= 0
+      }
+      state.dueNote = pitched ? position : nil
       scheduleNext += 1
     }
-    if let due = state.dueNote, noteEnds[due] + latency <= seconds { state.dueNote = nil }
+    if let due = state.dueNote, follower._withUnsafeGuaranteedRef({ $0.scoreEnd(ofNote: due) }) + latency <= seconds {
+      state.dueNote = nil
+    }
   }
 
   @_noLocks
@@ -307,10 +302,12 @@ public final class LivePerformanceTracker {
     state.levelDBFS = estimate.levelDBFS
     if let segment = segmenter._withUnsafeGuaranteedRef({ $0.process(estimate) }) { conclude(segment) }
     state.isSounding = segmenter._withUnsafeGuaranteedRef { $0.isSounding }
-    if let due = state.dueNote, estimate.frequencyHz > 0, notePitches[due] >= 0 {
+    var duePitch = -1
+    if let due = state.dueNote { duePitch = followerView._withUnsafeGuaranteedRef { $0.soundingPitch(ofNote: due) } }
+    if state.dueNote != nil, estimate.frequencyHz > 0, duePitch >= 0 {
       // RT-audited: libm's log2 is a pure function; it neither allocates nor locks.
       state.centsFromDueNote =
-        _unsafePerformance { 1200 * log2(estimate.frequencyHz / 440) } + 6900 - Double(notePitches[due]) * 100
+        _unsafePerformance { 1200 * log2(estimate.frequencyHz / 440) } + 6900 - Double(duePitch) * 100
     } else if state.dueNote == nil {
       state.centsFromDueNote = nil
     }

@@ -245,6 +245,18 @@ public final class ScoreFollower {
     return Link(note: chosen, startSeconds: start, offsetSeconds: offset, cents: cents)
   }
 
+  /// A note's expected start on the score's time line, in seconds.
+  @_noLocks
+  func scoreStart(ofNote note: Int) -> Double { scoreStarts[note] }
+
+  /// A note's expected end on the score's time line, in seconds.
+  @_noLocks
+  func scoreEnd(ofNote note: Int) -> Double { scoreStarts[note] + writtenSeconds[note] }
+
+  /// A note's sounding MIDI number, or −1 for a rest.
+  @_noLocks
+  func soundingPitch(ofNote note: Int) -> Int { pitches[note] }
+
   /// Forgets the take (due times, links, counts).
   public func reset() {
     for i in 0..<noteCount { dueSeconds[i] = .nan }
