@@ -95,10 +95,12 @@ struct GradingSetup {
     let grades = PerformanceGrader(tolerances: tolerances).grade(alignment, partials: partials)
     var catalog = self.catalog
     let issues = IssueRanker(criterion: criterion).rank(grades, catalog: &catalog)
-    return GradingResult(
+    var graded = GradingResult(
       title: score.title, tolerances: tolerances, instrument: instrument, criterion: criterion.name,
       latencySeconds: alignment.latencySeconds, latencyMeasured: latencyMeasured, grades: grades, issues: issues,
       estimates: estimates, audioSeconds: audioSeconds)
+    graded.barStarts = score.measures.map { (Int($0.number) ?? $0.notationIndex + 1, $0.onsetSeconds) }
+    return graded
   }
 }
 
@@ -118,6 +120,9 @@ struct GradingResult {
   var audioFile: String?
   /// With `--live`: the follower's links as they were made.
   var live: LiveLinks?
+  /// Where each bar starts on the score's time line, in performance order (repeats played
+  /// again appear again); empty when unknown.
+  var barStarts: [(measure: Int, seconds: Double)] = []
 }
 
 /// The score follower's links during a live run (score time line: the CLI's clock runs at the

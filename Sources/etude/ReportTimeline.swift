@@ -6,9 +6,9 @@
 /// (rather than one wide roll in a scrolling box) keeps a three-minute take readable on screen,
 /// in a screenshot and on paper without any script.
 ///
-/// Bar starts come from the graded notes: a bar starts with its first note or rest. A note
-/// tied over the barline is merged into one note of the earlier bar, so the next bar's line is
-/// drawn at its first new note; the exact barline is not in ``GradingResult``.
+/// Bar starts come from the score's measures (``GradingResult/barStarts``); without them, from
+/// the graded notes: a bar starts with its first note or rest (a note tied over the barline is
+/// merged into the earlier bar, so the next bar's line is then drawn at its first new note).
 struct ReportTimeline {
   /// Where a bar starts.
   struct BarStart: Equatable {
@@ -63,9 +63,11 @@ struct ReportTimeline {
     self.start = start
     self.end = end
 
-    var bars: [BarStart] = []
-    for graded in notes where bars.last?.measure != graded.note.measure {
-      bars.append(BarStart(measure: graded.note.measure, seconds: graded.note.expectedStart))
+    var bars: [BarStart] = result.barStarts.map { BarStart(measure: $0.measure, seconds: $0.seconds) }
+    if bars.isEmpty {
+      for graded in notes where bars.last?.measure != graded.note.measure {
+        bars.append(BarStart(measure: graded.note.measure, seconds: graded.note.expectedStart))
+      }
     }
     barStarts = bars
 
