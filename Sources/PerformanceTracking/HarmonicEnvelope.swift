@@ -29,13 +29,45 @@ public enum HarmonicEnvelope {
     of samples: [Float], sampleRate: Double, frequenciesHz: [Double], start: Int, count: Int, hop: Int,
     windowSeconds: Double
   ) -> [Double] {
+    var result = [Double](repeating: 0, count: max(0, count))
     let valid = frequenciesHz.filter { $0 > 0 && $0 < sampleRate / 2 }
-    guard count > 0, hop > 0, !valid.isEmpty else { return [Double](repeating: 0, count: max(0, count)) }
+    forEachGroup(
+      of: samples, sampleRate: sampleRate, frequenciesHz: valid, start: start, count: count, hop: hop,
+      windowSeconds: windowSeconds
+    ) { _, k, lanes, scale in result[k] += scale * lanes.sum() }
+    return result
+  }
+
+  /// The amplitude of each of up to four frequencies, separately, at `count` times
+  /// `start + k · hop` (as ``amplitudes(of:sampleRate:frequenciesHz:start:count:hop:windowSeconds:)``
+  /// in one pass): lane `j` of output `k` is frequency `j`'s amplitude (0 for a missing lane or a
+  /// frequency at or above half the sample rate).
+  static func laneAmplitudes(
+    of samples: [Float], sampleRate: Double, frequenciesHz: [Double], start: Int, count: Int, hop: Int,
+    windowSeconds: Double
+  ) -> [SIMD4<Double>] {
+    precondition(frequenciesHz.count <= 4, "at most four frequencies")
+    var result = [SIMD4<Double>](repeating: .zero, count: max(0, count))
+    let kept = frequenciesHz.map { $0 > 0 && $0 < sampleRate / 2 ? $0 : 0 }
+    forEachGroup(
+      of: samples, sampleRate: sampleRate, frequenciesHz: kept, start: start, count: count, hop: hop,
+      windowSeconds: windowSeconds
+    ) { _, k, lanes, scale in result[k] = scale * lanes }
+    return result
+  }
+
+  /// The shared pass: frequencies four at a time (a frequency of 0 or a missing lane gives 0),
+  /// each output's lane magnitudes and the scale that makes them amplitudes handed to
+  /// `body(group, k, lanes, scale)`.
+  static func forEachGroup(
+    of samples: [Float], sampleRate: Double, frequenciesHz valid: [Double], start: Int, count: Int, hop: Int,
+    windowSeconds: Double, _ body: (Int, Int, SIMD4<Double>, Double) -> Void
+  ) {
+    guard count > 0, hop > 0, valid.contains(where: { $0 > 0 }) else { return }
     let half = max(1, Int((windowSeconds * sampleRate / 2).rounded()))
     // Input span: each output t needs [t − half, t + half).
     let first = start - half
     let length = (count - 1) * hop + 2 * half + 1
-    var result = [Double](repeating: 0, count: count)
     // The input span, zero outside the signal.
     var input = [Double](repeating: 0, count: length)
     let lower = max(0, -first)
@@ -61,10 +93,11 @@ public enum HarmonicEnvelope {
     while group < valid.count {
       var omega = SIMD4<Double>.zero
       var mask = SIMD4<Double>.zero
-      for lane in 0..<min(4, valid.count - group) {
+      for lane in 0..<min(4, valid.count - group) where valid[group + lane] > 0 {
         omega[lane] = 2 * Double.pi * valid[group + lane] / sampleRate
         mask[lane] = 1
       }
+      let index = group / 4
       group += 4
       var stepCos = SIMD4<Double>.zero
       var stepSin = SIMD4<Double>.zero
@@ -121,9 +154,8 @@ public enum HarmonicEnvelope {
         let p = k * hop
         let re = boxReal[p + half] - boxReal[p]
         let im = boxImaginary[p + half] - boxImaginary[p]
-        result[k] += scale * ((re * re + im * im).squareRoot() * mask).sum()
+        body(index, k, (re * re + im * im).squareRoot() * mask, scale)
       }
     }
-    return result
   }
 }

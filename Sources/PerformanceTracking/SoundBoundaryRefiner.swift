@@ -366,7 +366,7 @@ extension SoundBoundaryRefiner {
   /// Where a sound read at one pitch holds two notes an octave apart: a legato leap of an
   /// octave that the pitch tracker followed on the lower note's period (the upper note's
   /// partials are all partials of the lower one). Over the sound, every 10 ms, the odd
-  /// harmonics of its frequency (1, 3, 5) against the even ones (2, 4, 6): where the odd ones
+  /// harmonics of its frequency (1, 3) against the even ones (2, 4): where the odd ones
   /// are under a tenth of the even ones the note is an octave higher. A split is reported when
   /// at least 80 ms on one side have them and 80 ms on the other lack them, four fifths of the
   /// frames on each side agreeing.
@@ -375,17 +375,17 @@ extension SoundBoundaryRefiner {
   ///   when the sound is one note (or too short to tell, under 0.25 s).
   public func octaveLeap(in sound: PerformanceSound) -> (seconds: Double, upperFirst: Bool)? {
     let f = sound.frequencyHz
-    guard f > 0, 6 * f < sampleRate / 2, sound.duration >= 0.25 else { return nil }
+    guard f > 0, 4 * f < sampleRate / 2, sound.duration >= 0.25 else { return nil }
     let hop = max(1, Int((0.01 * sampleRate).rounded()))
     let start = Int(((sound.start + 0.03) * sampleRate).rounded())
     let count = Int(((sound.duration - 0.06) * sampleRate) / Double(hop)) + 1
     guard count >= 16 else { return nil }
-    let odd = HarmonicEnvelope.amplitudes(
-      of: samples, sampleRate: sampleRate, frequenciesHz: [f, 3 * f, 5 * f], start: start, count: count, hop: hop,
-      windowSeconds: 0.04)
-    let even = HarmonicEnvelope.amplitudes(
-      of: samples, sampleRate: sampleRate, frequenciesHz: [2 * f, 4 * f, 6 * f], start: start, count: count, hop: hop,
-      windowSeconds: 0.04)
+    // One pass over harmonics 1-4: odd = 1 + 3, even = 2 + 4.
+    let lanes = HarmonicEnvelope.laneAmplitudes(
+      of: samples, sampleRate: sampleRate, frequenciesHz: [f, 2 * f, 3 * f, 4 * f], start: start, count: count,
+      hop: hop, windowSeconds: 0.04)
+    let odd = lanes.map { $0[0] + $0[2] }
+    let even = lanes.map { $0[1] + $0[3] }
     // +1 where the odd harmonics are there, −1 where they are missing, 0 where unsure.
     let labels = zip(odd, even).map { o, e -> Int in
       guard e > 0 else { return 0 }
