@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "PerformanceTracking", targets: ["PerformanceTracking"]),
     .library(name: "PerformanceAnalysis", targets: ["PerformanceAnalysis"]),
     .library(name: "IssueRanking", targets: ["IssueRanking"]),
+    .library(name: "Synthesis", targets: ["Synthesis"]),
     .executable(name: "etude", targets: ["etude"]),
   ],
   traits: [
@@ -51,6 +52,9 @@ let package = Package(
     // Issues worst first, help videos, score navigation.
     .target(name: "IssueRanking", dependencies: ["PerformanceAnalysis"]),
 
+    // Sound out: oscillators, voices, the plucked guitar, tab notation, SoundFont 2, renderers.
+    .target(name: "Synthesis", dependencies: ["ScoreModel", "MIDIJSON", "PitchDSP"]),
+
     // The optional KissFFT backend (Debian: libkissfft-dev).
     .systemLibrary(
       name: "CKissFFT",
@@ -71,6 +75,7 @@ let package = Package(
         "PerformanceTracking",
         "PerformanceAnalysis",
         "IssueRanking",
+        "Synthesis",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -92,6 +97,7 @@ let package = Package(
       dependencies: ["PerformanceAnalysis", "PerformanceTracking", "ScoreModel"]),
     .testTarget(
       name: "IssueRankingTests", dependencies: ["IssueRanking", "PerformanceAnalysis", "PerformanceTracking"]),
+    .testTarget(name: "SynthesisTests", dependencies: ["Synthesis", "PitchDSP", "MIDIJSON", "ScoreModel", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
