@@ -25,6 +25,9 @@ details go to work/results.json; music21's readings are cached in work/reference
 file's bytes and the reference code) so a rerun with a new etude binary skips music21's reading
 but times converter.parse again.
 
+--diff FILE... (with --etude) diagnoses files one by one: how music21 expanded the repeats,
+where the first part's measure order differs, which measures hold the notes only one reader has.
+
 --fixtures checks `etude score` against every NAME.expected.json of the fixture folder, all
 fields (part, measure, voice, staff, quarters, seconds within 1e-6, pitches, name, flags, tempos,
 time signatures, parts) and prints what differs.
@@ -376,6 +379,85 @@ def check_fixtures(etude):
 
 
 # ----------------------------------------------------------------------------------------------
+# Per-file diagnosis (--diff)
+# ----------------------------------------------------------------------------------------------
+
+def measure_runs(notes, part):
+    """The measure numbers of one part in timeline order, one entry per run of notes in the same
+    measure: [(measure, first onset)]; from the notes alone, so both readers give the same shape."""
+    runs = []
+    for n in sorted((n for n in notes if n['part'] == part), key=lambda n: Fraction(str(n['onsetQuarters']))):
+        onset = Fraction(str(n['onsetQuarters']))
+        if not runs or runs[-1][0] != n['measure']:
+            runs.append((n['measure'], onset))
+    return runs
+
+
+def describe(n):
+    kind = 'rest' if n['isRest'] else str(n['soundingPitch']) + (' grace' if n['isGrace'] else '')
+    return (f'{n["part"]} m{n["measure"]} v{n["voice"]} s{n["staff"]} @{n["onsetQuarters"]} '
+            f'+{n["durationQuarters"]} {kind}')
+
+
+def diagnose(etude, paths, show=12):
+    """For each file: how music21 expanded it, where the measure orders of the first part part
+    ways, and the first notes that only one reader has, with measure, voice and staff."""
+    import m21ref
+    for path in paths:
+        print(f'== {path}')
+        try:
+            result, info = m21ref.reference(path, expand=True)
+        except Exception as error:
+            print(f'   music21 failed: {type(error).__name__}: {error}')
+            continue
+        expanded = info['music21Expanded']
+        print(f'   music21 expanded: {expanded}' + (f' ({info.get("expandError")})' if info.get('expandError') else '')
+              + (f'; rewrites: {info["rewrites"]}' if info['rewrites'] else ''))
+        data, _, error = run_etude(etude, path, expand=expanded is not False, repeats=1)
+        if error:
+            print(f'   etude: {error}')
+            continue
+        ours = data['notes']
+        theirs = result['notes']
+        first = result['parts'][0]['id'] if result['parts'] else None
+        a, b = measure_runs(theirs, first), measure_runs(ours, first)
+        if [m for m, _ in a] != [m for m, _ in b]:
+            k = next((i for i, (x, y) in enumerate(zip(a, b)) if x[0] != y[0]), min(len(a), len(b)))
+            print(f'   measure order of {first} differs at run {k} (music21 {len(a)} runs, etude {len(b)}):')
+            print(f'     music21: {" ".join(str(m) for m, _ in a[max(0, k - 4):k + 16])}')
+            print(f'     etude:   {" ".join(str(m) for m, _ in b[max(0, k - 4):k + 16])}')
+        else:
+            shifted = [(x, y) for x, y in zip(a, b) if x[1] != y[1]]
+            if shifted:
+                print(f'   same measure order, {len(shifted)} runs start elsewhere; first: m{shifted[0][0][0]} '
+                      f'music21 @{shifted[0][0][1]} etude @{shifted[0][1][1]}')
+        key = lambda n: (n['part'], Fraction(str(n['onsetQuarters'])), Fraction(str(n['durationQuarters'])),
+                         n['soundingPitch'], n['isRest'])  # noqa: E731
+        want = collections.Counter(key(n) for n in theirs)
+        got = collections.Counter(key(n) for n in ours)
+        only_m21 = want - got
+        only_etude = got - want
+        pitched = lambda c: sum(v for k, v in c.items() if not k[4])  # noqa: E731
+        print(f'   pitched notes: music21 {pitched(want)}, etude {pitched(got)}, only music21 {pitched(only_m21)}, '
+              f'only etude {pitched(only_etude)}')
+        by_measure = collections.Counter()
+        for n in theirs:
+            if key(n) in only_m21:
+                by_measure[(n['part'], n['measure'])] += 1
+        if by_measure:
+            print('   measures with music21-only notes: ' + ', '.join(
+                f'{p} m{m}: {c}' for (p, m), c in sorted(by_measure.items(), key=lambda kv: (-kv[1], str(kv[0])))[:12]))
+        for label, notes, other in (('music21 only', theirs, only_m21), ('etude only  ', ours, only_etude)):
+            left = collections.Counter(other)
+            shown = 0
+            for n in sorted(notes, key=lambda n: Fraction(str(n['onsetQuarters']))):
+                if left[key(n)] > 0 and shown < show:
+                    left[key(n)] -= 1
+                    shown += 1
+                    print(f'   {label}: {describe(n)}')
+
+
+# ----------------------------------------------------------------------------------------------
 # Main
 # ----------------------------------------------------------------------------------------------
 
@@ -392,7 +474,12 @@ def main():
     parser.add_argument('--fuzz-seed', type=int, default=4)
     parser.add_argument('--fixtures', action='store_true',
                         help='check `etude score` against every fixture expectation (all fields) and stop')
+    parser.add_argument('--diff', action='store_true',
+                        help='diagnose the given files: repeat expansion, measure order, notes only one reader has')
     args = parser.parse_args()
+    if args.diff:
+        diagnose(args.etude, files_under(args.inputs))
+        return
     if args.fixtures:
         check_fixtures(args.etude)
         return
