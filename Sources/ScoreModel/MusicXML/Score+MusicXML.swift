@@ -136,7 +136,7 @@ extension Score {
     let layout = ScoreLayout(measures: measures, lengths: lengths, defaults: reader.defaults, staffCounts: reader.staffCounts)
     var byMeasure = Array(repeating: [Int](), count: measures.count)
     for (index, note) in reader.notes.enumerated() where note.measure < measures.count { byMeasure[note.measure].append(index) }
-    var built: [(note: ScoreNote, tieStart: Bool, tieStop: Bool, order: Int)] = []
+    var built: [(note: ScoreNote, tieStart: Bool, order: Int)] = []
     for (played, m) in order.enumerated() {
       for index in byMeasure[m] {
         let source = reader.notes[index]
@@ -162,32 +162,11 @@ extension Score {
           staff: source.staff, onset: onset, duration: source.duration, onsetSeconds: 0, durationSeconds: 0,
           writtenPitch: written, soundingPitch: sounding, spelling: spelling, isGrace: source.isGrace,
           isSlurred: source.isSlurred, articulations: source.articulations, x: x, y: y)
-        built.append((note, source.tieStart, source.tieStop, built.count))
+        built.append((note, source.tieStart, built.count))
       }
     }
     built.sort { ($0.note.onset, $0.order) < ($1.note.onset, $1.order) }
-    var merged: [ScoreNote] = []
-    merged.reserveCapacity(built.count)
-    // Open ties by part and sounding pitch: the index in `merged` of the note to extend.
-    var open: [String: Int] = [:]
-    for entry in built {
-      guard let pitch = entry.note.soundingPitch, !entry.note.isGrace else {
-        merged.append(entry.note)
-        continue
-      }
-      let key = "\(entry.note.part)#\(pitch.rawValue)"
-      // A tie start continues into the next note of its pitch that begins where it ends, with or
-      // without a tie stop (writers forget the stop; music21 merges them too).
-      if let target = open[key], merged[target].end == entry.note.onset {
-        merged[target].duration += entry.note.duration
-        merged[target].isTied = true
-        merged[target].isSlurred = merged[target].isSlurred || entry.note.isSlurred
-        if !entry.tieStart { open[key] = nil }
-        continue
-      }
-      merged.append(entry.note)
-      open[key] = entry.tieStart ? merged.count - 1 : nil
-    }
+    var merged = mergeTies(built.map { ($0.note, $0.tieStart) })
     for i in merged.indices {
       let start = score.seconds(atQuarter: merged[i].onset)
       merged[i].onsetSeconds = start
@@ -201,5 +180,59 @@ extension Score {
       return left < right
     }.map(\.element)
     return score
+  }
+
+  /// Tied notes merged into one sounding note, from notes sorted by onset.
+  ///
+  /// A pitched, non-grace note whose tie starts (or continues) is joined by a note of the same
+  /// part and pitch that starts exactly where it ends: first one of its own voice and staff, over
+  /// the whole score; then, for a tie still open, one of another voice that no tie of its own voice
+  /// reached (a tie into a bar where the line changes voice). Joined notes are one note as long as
+  /// the chain. A missing tie stop does not break a tie (writers forget it), a stop without a
+  /// start does nothing, and two voices tying the same pitch at the same time keep their own
+  /// notes.
+  static func mergeTies(_ notes: [(note: ScoreNote, tieStart: Bool)]) -> [ScoreNote] {
+    struct Start: Hashable {
+      var part: String
+      var pitch: Int
+      var onset: Rational
+    }
+    func tieable(_ index: Int) -> Bool { notes[index].note.soundingPitch != nil && !notes[index].note.isGrace }
+    var starts: [Start: [Int]] = [:]
+    for index in notes.indices where tieable(index) {
+      let note = notes[index].note
+      starts[Start(part: note.part, pitch: note.soundingPitch!.rawValue, onset: note.onset), default: []].append(index)
+    }
+    var next = [Int?](repeating: nil, count: notes.count)
+    var joined = Array(repeating: false, count: notes.count)
+    for sameVoiceOnly in [true, false] {
+      for index in notes.indices where notes[index].tieStart && next[index] == nil && tieable(index) {
+        let note = notes[index].note
+        // A tie needs a length to cross: chains move forward in time, so they cannot loop.
+        guard note.duration > .zero, let candidates = starts[Start(part: note.part, pitch: note.soundingPitch!.rawValue, onset: note.end)]
+        else { continue }
+        let chosen = candidates.first { candidate in
+          !joined[candidate] && (!sameVoiceOnly || (notes[candidate].note.voice == note.voice && notes[candidate].note.staff == note.staff))
+        }
+        if let chosen {
+          next[index] = chosen
+          joined[chosen] = true
+        }
+      }
+    }
+    var merged: [ScoreNote] = []
+    merged.reserveCapacity(notes.count)
+    for index in notes.indices where !joined[index] {
+      var note = notes[index].note
+      var link = next[index]
+      while let following = link {
+        note.duration += notes[following].note.duration
+        note.isTied = true
+        note.isSlurred = note.isSlurred || notes[following].note.isSlurred
+        link = next[following]
+      }
+      merged.append(note)
+    }
+    return merged
   }
 }
