@@ -127,6 +127,8 @@ struct MusicXMLReader {
     var staves = 1
     /// Open slurs by voice.
     var openSlurs: [Int: Set<String>] = [:]
+    /// Tablature tunings by staff number.
+    var tunings: [Int: StringTuning] = [:]
     var transpose: Int { chromatic + 12 * octaveChange }
   }
 
@@ -146,6 +148,8 @@ struct MusicXMLReader {
       var end = Rational.zero
       var lastOnset = Rational.zero
       var noteIndex = 0
+      /// The first note of the chord being read (a `<chord/>` note joins it).
+      var chordHead: Note?
       var measureNotes: [Note] = []
       if let width = measureElement[attribute: "width"].flatMap(Double.init), measure.layout.width == nil {
         measure.layout.width = width
@@ -159,10 +163,16 @@ struct MusicXMLReader {
         case "note":
           noteIndex += 1
           let notePath = "\(path)/note[\(noteIndex)]"
-          guard var note = try readNote(child, path: notePath, state: &state, part: index, measure: measureIndex) else { continue }
           let isChord = child.child("chord") != nil
+          guard
+            var note = try readNote(
+              child, path: notePath, state: &state, part: index, measure: measureIndex, chordHead: isChord ? chordHead : nil)
+          else { continue }
           note.onset = isChord ? lastOnset : cursor
-          if !isChord { lastOnset = cursor }
+          if !isChord {
+            lastOnset = cursor
+            chordHead = note
+          }
           if !isChord, !note.isGrace { cursor += note.duration }
           end = max(end, note.onset + note.duration, cursor)
           if child.child("cue") == nil { measureNotes.append(note) }
@@ -243,6 +253,12 @@ struct MusicXMLReader {
       let minor = key.text(of: "mode") == "minor"
       measure.key = Key(signature: max(-7, min(7, fifths)), minor: minor)
     }
+    for details in element.children("staff-details") {
+      let staff = details[attribute: "number"].flatMap(Int.init) ?? 1
+      var tuning = state.tunings[staff] ?? StringTuning(lines: 5)
+      tuning.read(details)
+      state.tunings[staff] = tuning
+    }
     if let transpose = element.child("transpose") {
       state.chromatic = transpose.text(of: "chromatic").flatMap { Double($0) }.map { Int($0.rounded()) } ?? 0
       state.octaveChange = transpose.text(of: "octave-change").flatMap(Int.init) ?? 0
@@ -251,15 +267,30 @@ struct MusicXMLReader {
     }
   }
 
+  /// Reads one `<note>`; `chordHead` is the chord's first note when this one carries `<chord/>`.
+  ///
+  /// A chord member without `<voice>` or `<staff>` takes its chord's. Its duration is its chord's
+  /// unless its own note type (with dots and tuplet ratio) confirms a different `<duration>`: the
+  /// format lets a chord note be shorter, but a writer's stray value (a dotted half of 512 where
+  /// the chord and the type say 768) is not meant to cut the note short. A note without
+  /// `<duration>` lasts what its type says (tablature files omit it).
   private func readNote(
-    _ element: XMLTree.Element, path: String, state: inout PartState, part: Int, measure: Int
+    _ element: XMLTree.Element, path: String, state: inout PartState, part: Int, measure: Int, chordHead: Note?
   ) throws(ScoreModelError) -> Note? {
     let isGrace = element.child("grace") != nil
-    let voice = element.text(of: "voice").flatMap(Int.init) ?? 1
-    let staff = element.text(of: "staff").flatMap(Int.init) ?? 1
+    let voice = element.text(of: "voice").flatMap(Int.init) ?? chordHead?.voice ?? 1
+    let staff = element.text(of: "staff").flatMap(Int.init) ?? chordHead?.staff ?? 1
     var duration = Rational.zero
     if !isGrace {
-      duration = try self.duration(element, path: path, state: state)
+      let typed = Self.typeQuarters(element)
+      if element.child("duration") == nil, let typed {
+        duration = typed
+      } else {
+        duration = try self.duration(element, path: path, state: state)
+      }
+      if let head = chordHead, !head.isGrace, duration != head.duration, typed != duration {
+        duration = head.duration
+      }
     }
     var notated: SpelledNote?
     if let pitch = element.child("pitch") {
@@ -281,7 +312,10 @@ struct MusicXMLReader {
         notated = SpelledNote(letter, octave: octave)
       }
     } else if element.child("rest") == nil {
-      throw .invalidMusicXML(path: path, line: element.line, reason: "a note with no <pitch>, <unpitched> or <rest>")
+      guard let fretted = try tablaturePitch(element, path: path, state: state) else {
+        throw .invalidMusicXML(path: path, line: element.line, reason: "a note with no <pitch>, <unpitched>, <rest> or string and fret")
+      }
+      notated = fretted
     }
     // Ties (the sounding <tie>, or the notated <tied> when a writer gives only that).
     let ties = element.children("tie").compactMap { $0[attribute: "type"] }
@@ -322,6 +356,55 @@ struct MusicXMLReader {
       transpose: state.transpose, isGrace: isGrace, tieStart: tieTypes.contains("start"), tieStop: tieTypes.contains("stop"),
       isSlurred: slurred, articulations: articulations, defaultX: element[attribute: "default-x"].flatMap(Double.init),
       defaultY: element[attribute: "default-y"].flatMap(Double.init), line: element.line)
+  }
+
+  /// Quarter notes per note type, `maxima` to `1024th`.
+  static let typeLengths: [String: Rational] = [
+    "maxima": 32, "long": 16, "breve": 8, "whole": 4, "half": 2, "quarter": 1, "eighth": Rational(1, 2),
+    "16th": Rational(1, 4), "32nd": Rational(1, 8), "64th": Rational(1, 16), "128th": Rational(1, 32),
+    "256th": Rational(1, 64), "512th": Rational(1, 128), "1024th": Rational(1, 256),
+  ]
+
+  /// What a note's `<type>`, `<dot>`s and `<time-modification>` make its length, in quarter
+  /// notes, or `nil` without a known type.
+  static func typeQuarters(_ note: XMLTree.Element) -> Rational? {
+    guard let type = note.text(of: "type"), var length = typeLengths[type] else { return nil }
+    var dot = length * Rational(1, 2)
+    for _ in note.children("dot").prefix(8) {
+      length += dot
+      dot = dot * Rational(1, 2)
+    }
+    if let modification = note.child("time-modification"),
+      let actual = modification.text(of: "actual-notes").flatMap(Int.init),
+      let normal = modification.text(of: "normal-notes").flatMap(Int.init),
+      (1...1000).contains(actual), (1...1000).contains(normal)
+    {
+      length = length * Rational(normal, actual)
+    }
+    return length
+  }
+
+  /// The pitch of a tablature note given only by `<string>` and `<fret>`: the open string's
+  /// `<staff-tuning>` (from the staff's `<staff-details>`, standard six-string guitar tuning E2 A2
+  /// D3 G3 B3 E4 when the file gives none) raised by the fret and the `<capo>`, or `nil` when the
+  /// note has no string and fret.
+  private func tablaturePitch(_ element: XMLTree.Element, path: String, state: PartState) throws(ScoreModelError) -> SpelledNote? {
+    guard let technical = element.children("notations").lazy.compactMap({ $0.child("technical") }).first,
+      let string = technical.text(of: "string").flatMap(Int.init), let fret = technical.text(of: "fret").flatMap(Int.init)
+    else { return nil }
+    let staff = element.text(of: "staff").flatMap(Int.init) ?? 1
+    let tuning = state.tunings[staff] ?? StringTuning.standardGuitar
+    // Strings count from the highest; tuning lines from the bottom.
+    let line = tuning.lines + 1 - string
+    guard let open = tuning.openStrings[line], (0...48).contains(fret) else {
+      throw .invalidMusicXML(
+        path: path + "/notations/technical", line: element.line,
+        reason: "string \(string), fret \(fret): no such string in a tuning of \(tuning.lines) lines")
+    }
+    guard let pitch = MIDINote(open + fret + tuning.capo) else {
+      throw .invalidMusicXML(path: path + "/notations/technical", line: element.line, reason: "string \(string), fret \(fret) is outside MIDI")
+    }
+    return SpelledNote(midi: pitch)
   }
 
   private func readDirection(_ element: XMLTree.Element, at cursor: Rational, state: PartState, measure: inout Measure) {

@@ -50,4 +50,60 @@ import Testing
     #expect(pitched.map(\.duration) == [3, 1])
     #expect(pitched[0].isTied)
   }
+
+  /// Schubert, Der Lindenbaum: a chord's B2 says 512 divisions where the chord and its own type
+  /// (a dotted half) say 768, and has no `<voice>`.
+  @Test func aChordMemberTakesItsChordsVoiceAndAStrayDuration() throws {
+    let measure = """
+      <measure number="1"><attributes><divisions>256</divisions><time><beats>3</beats><beat-type>4</beat-type></time></attributes>
+        <note><pitch><step>E</step><octave>2</octave></pitch><duration>768</duration><voice>3</voice><type>half</type><dot/><staff>2</staff></note>
+        <note><chord/><pitch><step>B</step><octave>2</octave></pitch><duration>512</duration><type>half</type><dot/></note>
+        <note><chord/><pitch><step>G</step><octave>3</octave></pitch><duration>256</duration><voice>3</voice><type>quarter</type><staff>2</staff></note>
+      </measure>
+      """
+    let notes = try Score(musicXML: partwise(measure)).notes
+    #expect(notes.map { $0.spelling?.description } == ["E2", "B2", "G3"])
+    // B2: the chord's length (its type agrees); G3: a quarter, as its own type confirms.
+    #expect(notes.map(\.duration) == [3, 3, 1])
+    #expect(notes.map(\.voice) == [3, 3, 3])
+    #expect(notes.map(\.staff) == [2, 2, 2])
+  }
+
+  /// music21's `testTab.xml`: tablature notes with a type, a string and a fret, and no
+  /// `<duration>`, `<pitch>` or `<divisions>`.
+  @Test func tablatureNotesWithoutDurationOrPitch() throws {
+    func fretted(_ string: Int, _ fret: Int, type: String = "quarter") -> String {
+      "<note><type>\(type)</type><notations><technical><string>\(string)</string><fret>\(fret)</fret></technical></notations></note>"
+    }
+    let measure = """
+      <measure number="0"><attributes><time><beats>4</beats><beat-type>4</beat-type></time></attributes>
+        \(fretted(4, 7))\(fretted(4, 4))\(fretted(1, 0))\(fretted(2, 3))</measure>
+      """
+    let score = try Score(musicXML: partwise(measure))
+    // Standard guitar tuning: D3 + 7 = A3, D3 + 4 = F#3, E4, B3 + 3 = D4; a quarter each.
+    #expect(score.notes.map { $0.soundingPitch?.rawValue } == [57, 54, 64, 62])
+    #expect(score.notes.map(\.onset) == [0, 1, 2, 3])
+    #expect(score.notes.map(\.duration) == [1, 1, 1, 1])
+
+    // A four-string bass tuned by the file (E1 A1 D2 G2) with a capo on fret 2; a dotted eighth
+    // triplet without <duration>.
+    let bass = """
+      <measure number="1"><attributes><divisions>1</divisions><staff-details><staff-lines>4</staff-lines>
+        <staff-tuning line="1"><tuning-step>E</tuning-step><tuning-octave>1</tuning-octave></staff-tuning>
+        <staff-tuning line="2"><tuning-step>A</tuning-step><tuning-octave>1</tuning-octave></staff-tuning>
+        <staff-tuning line="3"><tuning-step>D</tuning-step><tuning-octave>2</tuning-octave></staff-tuning>
+        <staff-tuning line="4"><tuning-step>G</tuning-step><tuning-octave>2</tuning-octave></staff-tuning>
+        <capo>2</capo></staff-details></attributes>
+        \(fretted(4, 0))<note><type>eighth</type><dot/><time-modification><actual-notes>3</actual-notes><normal-notes>2</normal-notes></time-modification><notations><technical><string>1</string><fret>1</fret></technical></notations></note>
+      </measure>
+      """
+    let fromTuning = try Score(musicXML: partwise(bass)).notes
+    #expect(fromTuning.map { $0.soundingPitch?.rawValue } == [30, 46])  // E1 + 2, G2 + 1 + 2
+    #expect(fromTuning.map(\.duration) == [1, Rational(1, 2)])
+    // A string the tuning does not have is a typed error at the note.
+    let bad = bass.replacingOccurrences(of: "<string>1</string>", with: "<string>9</string>")
+    #expect(performing: { try Score(musicXML: partwise(bad)) }, throws: { error in
+      (error as? ScoreModelError)?.description.contains("measure[1]/note[2]/notations/technical") ?? false
+    })
+  }
 }
