@@ -39,6 +39,8 @@ struct MusicXMLReader {
     /// Tempo marks: position inside the measure and quarter notes per minute.
     var tempos: [(position: Rational, bpm: Double)] = []
     var repeats = RepeatMarks()
+    /// Jumps named only by words ("D.C. al Fine"), used when ``MusicXMLOptions/readsJumpWords``.
+    var wordJumps = RepeatMarks()
     var layout = MeasureLayout()
   }
 
@@ -421,6 +423,7 @@ struct MusicXMLReader {
       if !hasSoundTempo, let metronome = type.child("metronome"), let bpm = Self.metronomeQuarterBPM(metronome) {
         measure.tempos.append((position, bpm))
       }
+      for words in type.children("words") { measure.wordJumps.read(words: words.text) }
       if type.child("segno") != nil { measure.repeats.segno = true }
       if type.child("coda") != nil { measure.repeats.coda = true }
     }

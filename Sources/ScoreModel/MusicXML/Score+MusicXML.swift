@@ -71,7 +71,8 @@ extension Score {
     // overfull one longer), or a bar when it is empty. Each part keeps its own timeline, as
     // music21 reads it, so that a writer's error in one part does not move the others; they
     // agree in any well-formed score. The score's measures and tempos follow the first part.
-    let order = options.expandsRepeats ? RepeatMarks.performanceOrder(measures.map(\.repeats)) : Array(measures.indices)
+    let repeatMarks = measures.map { options.readsJumpWords ? $0.repeats.addingJumps(of: $0.wordJumps) : $0.repeats }
+    let order = options.expandsRepeats ? RepeatMarks.performanceOrder(repeatMarks) : Array(measures.indices)
     func timeline(_ contents: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
       let lengths = measures.indices.map { m in
         let content = m < contents.count ? contents[m] : .zero

@@ -106,4 +106,45 @@ import Testing
       (error as? ScoreModelError)?.description.contains("measure[1]/note[2]/notations/technical") ?? false
     })
   }
+
+  /// Clara Schumann, Polonaise op. 1 no. 1 and Beethoven op. 59 no. 2: "D.C. al Fine" only in
+  /// words (over a line break), "Fine" likewise.
+  @Test func jumpWordsWithoutSoundAreObeyed() throws {
+    func bar(_ number: Int, _ inside: String = "") -> String {
+      "<measure number=\"\(number)\">\(number == 1 ? "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>" : "")\(inside)\(note("C", 4, 1))</measure>"
+    }
+    func words(_ text: String) -> String { "<direction><direction-type><words>\(text)</words></direction-type></direction>" }
+    let measures = [bar(1), bar(2, words("Fine")), bar(3), bar(4, words("D.C.\n al  fine"))].joined()
+    let expanded = try Score(musicXML: partwise(measures))
+    #expect(expanded.measures.map(\.number) == ["1", "2", "3", "4", "1", "2"])
+    let soundOnly = try Score(musicXML: partwise(measures), options: .init(readsJumpWords: false))
+    #expect(soundOnly.measures.map(\.number) == ["1", "2", "3", "4"])
+    // Segno, To Coda, D.S. al Coda and Coda in words.
+    let segno = [bar(1), bar(2, words("Segno")), bar(3, words("To Coda")), bar(4, words("D.S. al Coda")), bar(5, words("Coda")), bar(6)]
+    #expect(try Score(musicXML: partwise(segno.joined())).measures.map(\.number) == ["1", "2", "3", "4", "2", "3", "5", "6"])
+    // Other words are not jumps.
+    let other = [bar(1, words("dolce")), bar(2, words("Da capo aria")), bar(3)]
+    #expect(try Score(musicXML: partwise(other.joined())).measures.count == 3)
+  }
+
+  /// Handel, Lascia ch'io pianga, and Beethoven op. 59 no. 2: the repeat and jump marks are in the
+  /// first part only; every part follows them.
+  @Test func repeatMarksOfOnePartApplyToAll() throws {
+    let parts = "<score-part id=\"P1\"><part-name>Violin</part-name></score-part><score-part id=\"P2\"><part-name>Cello</part-name></score-part>"
+    let attributes = "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>"
+    let xml = Data(
+      """
+      <score-partwise><part-list>\(parts)</part-list>
+      <part id="P1"><measure number="1">\(attributes)\(note("E", 5, 1))</measure>
+        <measure number="2">\(note("F", 5, 1))<barline location="right"><repeat direction="backward"/></barline></measure>
+        <measure number="3">\(note("G", 5, 1))<direction><direction-type><words>D.C.</words></direction-type></direction></measure></part>
+      <part id="P2"><measure number="1">\(attributes)\(note("C", 3, 1))</measure><measure number="2">\(note("D", 3, 1))</measure>
+        <measure number="3">\(note("E", 3, 1))</measure></part>
+      </score-partwise>
+      """.utf8)
+    let score = try Score(musicXML: xml)
+    let cello = score.notes.filter { $0.part == "P2" }
+    #expect(cello.map { $0.spelling?.description } == ["C3", "D3", "C3", "D3", "E3", "C3", "D3", "E3"])
+    #expect(cello.map(\.onset) == [0, 1, 2, 3, 4, 5, 6, 7])
+  }
 }
