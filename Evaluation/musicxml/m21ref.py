@@ -216,9 +216,127 @@ def preprocess(data):
     if dropped:
         changed = True
         rewrites.append(f'{dropped} <metronome> dropped where <sound tempo> gives the playback tempo')
+    # Jumps music21 cannot see: it takes D.C./D.S./Fine/To Coda only from words it recognises
+    # exactly (a line break or a double space in "D.C.\nal Fine" defeats it) and ignores the
+    # <sound dacapo|dalsegno|fine|tocoda> attributes. Such words are rewritten in music21's
+    # spelling, and a jump given by <sound> alone gets its words.
+    jumps = rewrite_jump_words(root)
+    if jumps:
+        changed = True
+        rewrites.append(f'{jumps} jump(s) given by <sound> or by words music21 does not recognise spelled out as words')
+    # music21 expands each part on its own marks; a file that puts its repeat barlines, voltas and
+    # jumps in one part only (the others play straight through in music21) gets them copied into
+    # every part, measure by measure, as a player of any part reads them.
+    copied = copy_repeat_marks(root)
+    if copied:
+        changed = True
+        rewrites.append(f'{copied} repeat/volta/jump mark(s) copied into the parts that lack them')
     if not changed:
         return data, facts, rewrites
     return ET.tostring(root, encoding='utf-8', xml_declaration=True), facts, rewrites
+
+
+JUMP_WORDS = {
+    # key: words with case, spaces, line breaks and full stops removed -> what music21 recognises
+    'dc': 'D.C.', 'dacapo': 'D.C.', 'dcalfine': 'D.C. al Fine', 'dacapoalfine': 'D.C. al Fine',
+    'dcalcoda': 'D.C. al Coda', 'dacapoalcoda': 'D.C. al Coda',
+    'ds': 'D.S.', 'dalsegno': 'D.S.', 'dsalfine': 'D.S. al Fine', 'dalsegnoalfine': 'D.S. al Fine',
+    'dsalcoda': 'D.S. al Coda', 'dalsegnoalcoda': 'D.S. al Coda',
+    'fine': 'Fine', 'tocoda': 'To Coda', 'alcoda': 'To Coda', 'coda': 'Coda', 'segno': 'Segno',
+}
+
+
+def _jump_key(text):
+    return re.sub(r'[\s.]', '', (text or '').lower())
+
+
+def _music21_key(text):
+    """music21's own comparison: spaces and full stops removed, lower case (no other whitespace)."""
+    return (text or '').strip().replace(' ', '').replace('.', '').lower()
+
+
+def rewrite_jump_words(root):
+    count = 0
+    has_fine = any(s.get('fine') for s in root.iter('sound')) or \
+        any(_jump_key(w.text) == 'fine' for w in root.iter('words'))
+    has_coda = any(s.get('tocoda') for s in root.iter('sound')) or \
+        any(_jump_key(w.text) in ('tocoda', 'alcoda') for w in root.iter('words'))
+    for direction in root.iter('direction'):
+        named = set()
+        for words in direction.iter('words'):
+            key = _jump_key(words.text)
+            if key in JUMP_WORDS:
+                named.add(JUMP_WORDS[key].split()[0])
+                if _music21_key(words.text) != _jump_key(JUMP_WORDS[key]):
+                    words.text = JUMP_WORDS[key]
+                    count += 1
+        sound = direction.find('sound')
+        if sound is None:
+            continue
+        wanted = None
+        if sound.get('dacapo') == 'yes' and 'D.C.' not in named:
+            wanted = 'D.C. al Fine' if has_fine else ('D.C. al Coda' if has_coda else 'D.C.')
+        elif sound.get('dalsegno') and 'D.S.' not in named:
+            wanted = 'D.S. al Fine' if has_fine else ('D.S. al Coda' if has_coda else 'D.S.')
+        elif sound.get('fine') and 'Fine' not in named:
+            wanted = 'Fine'
+        elif sound.get('tocoda') and 'To' not in named:
+            wanted = 'To Coda'
+        if wanted:
+            direction_type = ET.Element('direction-type')
+            ET.SubElement(direction_type, 'words').text = wanted
+            direction.insert(0, direction_type)
+            count += 1
+    return count
+
+
+def _is_repeat_barline(element):
+    return element.tag == 'barline' and (element.find('repeat') is not None or element.find('ending') is not None)
+
+
+def _is_jump_direction(element):
+    if element.tag != 'direction':
+        return False
+    if any(element.iter('segno')) or any(element.iter('coda')):
+        return True
+    if any(_jump_key(w.text) in JUMP_WORDS for w in element.iter('words')):
+        return True
+    sound = element.find('sound')
+    return sound is not None and any(sound.get(a) for a in ('dacapo', 'dalsegno', 'fine', 'tocoda', 'segno', 'coda'))
+
+
+def copy_repeat_marks(root):
+    """Copies repeat barlines (repeats, endings) and jump directions of a measure into the parts
+    whose same measure (by position) has none of that kind. Returns how many were copied."""
+    parts = root.findall('part')
+    if len(parts) < 2:
+        return 0
+    measures = [part.findall('measure') for part in parts]
+    count = 0
+    for index in range(max(len(m) for m in measures)):
+        row = [m[index] if index < len(m) else None for m in measures]
+        for kind, test in (('barline', _is_repeat_barline), ('direction', _is_jump_direction)):
+            source = next((m for m in row if m is not None and any(test(e) for e in m)), None)
+            if source is None:
+                continue
+            marks = [e for e in source if test(e)]
+            for measure in row:
+                if measure is None or measure is source or any(test(e) for e in measure):
+                    continue
+                for mark in marks:
+                    clone = copy.deepcopy(mark)
+                    if kind == 'direction':
+                        # only the jump: no dynamics or other words, at the measure start
+                        for child in list(clone):
+                            if child.tag in ('staff', 'voice', 'offset'):
+                                clone.remove(child)
+                        measure.insert(0, clone)
+                    elif clone.get('location') == 'left':
+                        measure.insert(0, clone)
+                    else:
+                        measure.append(clone)
+                    count += 1
+    return count
 
 
 # ----------------------------------------------------------------------------------------------
@@ -587,34 +705,44 @@ def collect(score, part_ids, facts, sounding):
 
 
 def merge_ties_by_onset(notes):
-    """Independent tie merge: a pitched, non-grace note whose tie is start/continue joins the
-    note of the same part and written pitch that starts exactly where it ends, same voice
-    preferred, any voice of the part otherwise. A missing stop does not break a tie."""
+    """Independent tie merge: a pitched, non-grace note whose tie is start/continue is joined by
+    the note of the same part and written pitch that starts exactly where it ends: first one of
+    its own voice and staff (over the whole score), then, for a tie still open, one of another
+    voice that no tie of its own voice reached. A missing stop does not break a tie; two voices
+    tying one pitch at the same moment keep their own notes."""
+    tieable = [not n['isRest'] and not n['isGrace'] for n in notes]
     by_start = {}
-    for n in notes:
-        if n['isRest'] or n['isGrace']:
-            continue
-        by_start.setdefault((n['part'], n['written'], n['onset']), []).append(n)
-    absorbed = set()
-    merged = []
-    ordered = sorted((n for n in notes), key=lambda n: n['onset'])
-    for n in ordered:
-        if id(n) in absorbed:
-            continue
-        current = dict(n)
-        current['merged'] = 1
-        tail = n
-        while not tail['isRest'] and not tail['isGrace'] and tail['tie'] in ('start', 'continue'):
-            end = tail['onset'] + tail['duration']
-            candidates = [c for c in by_start.get((n['part'], n['written'], end), []) if id(c) not in absorbed]
-            if not candidates:
+    order = sorted(range(len(notes)), key=lambda i: notes[i]['onset'])
+    for i in order:
+        if tieable[i]:
+            n = notes[i]
+            by_start.setdefault((n['part'], n['written'], n['onset']), []).append(i)
+    following = {}
+    joined = set()
+    for same_voice_only in (True, False):
+        for i in order:
+            n = notes[i]
+            if not tieable[i] or n['tie'] not in ('start', 'continue') or i in following or n['duration'] <= 0:
+                continue
+            for c in by_start.get((n['part'], n['written'], n['onset'] + n['duration']), []):
+                if c in joined:
+                    continue
+                if same_voice_only and (notes[c]['voice'] != n['voice'] or notes[c]['staff'] != n['staff']):
+                    continue
+                following[i] = c
+                joined.add(c)
                 break
-            same = [c for c in candidates if c['voice'] == n['voice'] and c['staff'] == n['staff']]
-            chosen = (same or candidates)[0]
-            absorbed.add(id(chosen))
-            current['duration'] = current['duration'] + chosen['duration']
+    merged = []
+    for i in order:
+        if i in joined:
+            continue
+        current = dict(notes[i])
+        current['merged'] = 1
+        link = following.get(i)
+        while link is not None:
+            current['duration'] = current['duration'] + notes[link]['duration']
             current['merged'] += 1
-            tail = chosen
+            link = following.get(link)
         merged.append(current)
     return merged
 
