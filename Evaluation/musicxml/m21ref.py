@@ -493,10 +493,9 @@ def build(score, facts, expand, info):
         for index, measure in enumerate(m21part.getElementsByClass(stream.Measure)):
             measure.editorial.etudeIndex = index
             measure.editorial.etudeMeasureNumber = measure.number
-        for element in m21part.recurse().notesAndRests:
+        for element, _measure, onset in notes_with_onsets(m21part):
             if _skipped(element):
                 continue
-            onset = frac(element.getOffsetInHierarchy(m21part))
             grace = bool(element.duration.isGrace)
             duration = Fraction(0) if grace else frac(element.quarterLength)
             members = [element] if element.isRest or not isinstance(element, chord.ChordBase) else list(element.notes)
@@ -629,6 +628,32 @@ def build(score, facts, expand, info):
     return result
 
 
+def notes_with_onsets(m21part):
+    """(element, measure, onset in the part) for every note and rest of a part, in the order of
+    part.recurse().notesAndRests, with offsets added up measure by measure: music21's
+    getOffsetInHierarchy(part) searches the whole part for each note, which takes tens of
+    minutes on a four-movement quartet once stripTies has rebuilt it."""
+    out = []
+    for element in m21part.recurse().notesAndRests:
+        out.append(element)
+    measure_offsets = {}
+    for measure in m21part.getElementsByClass(stream.Measure):
+        measure_offsets[id(measure)] = frac(measure.getOffsetBySite(m21part))
+    result = []
+    for element in out:
+        site = element.activeSite
+        measure = site if isinstance(site, stream.Measure) else None
+        if measure is None and isinstance(site, stream.Voice):
+            measure = site.activeSite if isinstance(site.activeSite, stream.Measure) else None
+        if measure is not None and id(measure) in measure_offsets:
+            onset = measure_offsets[id(measure)] + frac(element.getOffsetInHierarchy(measure))
+        else:
+            measure = element.getContextByClass(stream.Measure)
+            onset = frac(element.getOffsetInHierarchy(m21part))
+        result.append((element, measure, onset))
+    return result
+
+
 def _skipped(element):
     """Not a note of the reference: music21's spacer rests for <forward> (Finale files), chord
     symbols and figured bass (<harmony>, <figured-bass>: music21 files them as zero-length
@@ -658,17 +683,15 @@ def collect(score, part_ids, facts, sounding):
         parallel = None
         if sounding_parts is not None:
             parallel = list(sounding_parts[index].recurse().notesAndRests)
-        for position, element in enumerate(m21part.recurse().notesAndRests):
+        for position, (element, measure, onset) in enumerate(notes_with_onsets(m21part)):
             if _skipped(element):
                 continue
-            measure = element.getContextByClass(stream.Measure)
             site = element.activeSite
             m21voice = str(site.id) if isinstance(site, stream.Voice) else '1'
             try:
                 m21voice = int(m21voice)
             except ValueError:
                 pass
-            onset = frac(element.getOffsetInHierarchy(m21part))
             is_grace = bool(element.duration.isGrace)
             duration = Fraction(0) if is_grace else frac(element.quarterLength)
             base = {
