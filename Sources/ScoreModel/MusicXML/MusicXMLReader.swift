@@ -52,6 +52,8 @@ struct MusicXMLReader {
   private(set) var staffCounts: [Int] = []
   /// Each part's content length of each measure, in quarter notes (0 when empty).
   private(set) var partLengths: [[Rational]] = []
+  /// Each part's bar length (its time signature) at the end of each measure, in quarter notes.
+  private(set) var partBars: [[Rational]] = []
   private(set) var defaults = PageDefaults()
   private(set) var title = ""
 
@@ -138,6 +140,7 @@ struct MusicXMLReader {
     var state = PartState()
     var firstTranspose: Int?
     var lengths: [Rational] = []
+    var bars: [Rational] = []
     let partPath = "\(document.name)/part[\(part.id)]"
     for (measureIndex, measureElement) in element.children("measure").enumerated() {
       let number = measureElement[attribute: "number"] ?? String(measureIndex + 1)
@@ -200,10 +203,12 @@ struct MusicXMLReader {
       measure.length = max(measure.length, end)
       measures[measureIndex] = measure
       lengths.append(end)
+      bars.append(state.barLength)
       notes += measureNotes
     }
     staffCounts.append(state.staves)
     partLengths.append(lengths)
+    partBars.append(bars)
     part.transposeSemitones = firstTranspose ?? 0
   }
 

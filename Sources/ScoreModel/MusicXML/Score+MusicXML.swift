@@ -73,10 +73,9 @@ extension Score {
     // agree in any well-formed score. The score's measures and tempos follow the first part.
     let repeatMarks = measures.map { options.readsJumpWords ? $0.repeats.addingJumps(of: $0.wordJumps) : $0.repeats }
     let order = options.expandsRepeats ? RepeatMarks.performanceOrder(repeatMarks) : Array(measures.indices)
-    func timeline(_ contents: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
+    func timeline(_ contents: [Rational], _ bars: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
       let lengths = measures.indices.map { m in
-        let content = m < contents.count ? contents[m] : .zero
-        return content > .zero ? content : measures[m].barLength
+        Self.playedLength(content: m < contents.count ? contents[m] : .zero, bar: m < bars.count ? bars[m] : measures[m].barLength)
       }
       var onsets: [Rational] = []
       var position = Rational.zero
@@ -86,8 +85,8 @@ extension Score {
       }
       return (lengths, onsets)
     }
-    let partTimelines = reader.partLengths.map(timeline)
-    let (lengths, onsets) = partTimelines.first ?? timeline([])
+    let partTimelines = zip(reader.partLengths, reader.partBars).map(timeline)
+    let (lengths, onsets) = partTimelines.first ?? timeline([], [])
 
     // Tempo marks in performance order; the default before the first.
     var marks: [(quarters: Rational, bpm: Double)] = []
@@ -181,6 +180,20 @@ extension Score {
       return left < right
     }.map(\.element)
     return score
+  }
+
+  /// How long a measure lasts, in quarter notes: as long as its content (a pickup or a final
+  /// short bar is shorter, an overfull one longer), a full bar when it is empty, and a full bar
+  /// too when its content overruns the bar by a stray amount: at most half a quarter and no
+  /// multiple of a 64th note or of a 32nd-note triplet (a writer's filler rest of 59/672, a
+  /// rounded tuplet), which no rhythm means and which would shift every later measure.
+  static func playedLength(content: Rational, bar: Rational) -> Rational {
+    guard content > .zero else { return bar }
+    let overrun = content - bar
+    if overrun > .zero, overrun <= Rational(1, 2), !(overrun * 16).isInteger, !(overrun * 12).isInteger {
+      return bar
+    }
+    return content
   }
 
   /// Tied notes merged into one sounding note, from notes sorted by onset.

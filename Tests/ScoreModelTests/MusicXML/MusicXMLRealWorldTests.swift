@@ -147,4 +147,20 @@ import Testing
     #expect(cello.map { $0.spelling?.description } == ["C3", "D3", "C3", "D3", "E3", "C3", "D3", "E3"])
     #expect(cello.map(\.onset) == [0, 1, 2, 3, 4, 5, 6, 7])
   }
+
+  /// Beethoven op. 18 no. 1, ii, measure 96: a 9/8 bar filled, then a rest of 59 divisions (at 672
+  /// a quarter) with no type. The bar still lasts 9/8; a bar overfull by a whole eighth is kept.
+  @Test func aStrayOverrunDoesNotLengthenTheBar() throws {
+    let measures = """
+      <measure number="1"><attributes><divisions>672</divisions><time><beats>9</beats><beat-type>8</beat-type></time></attributes>
+        \(note("A", 4, 3024))\(rest(59))</measure>
+      <measure number="2">\(note("B", 4, 3024))\(rest(336))</measure>
+      <measure number="3">\(note("C", 5, 3024))</measure>
+      """
+    let score = try Score(musicXML: partwise(measures))
+    #expect(score.measures.map(\.duration) == [Rational(9, 2), 5, Rational(9, 2)])
+    #expect(score.notes.filter { !$0.isRest }.map(\.onset) == [0, Rational(9, 2), Rational(19, 2)])
+    // The filler rest keeps its place and length, past the bar line.
+    #expect(score.notes.first { $0.isRest }?.duration == Rational(59, 672))
+  }
 }
