@@ -111,6 +111,7 @@ def reference_cached(path, version, use_cache=True):
         entry['notesNotMatchedToXML'] = info.get('notesNotMatchedToXML', 0)
         entry['parts'] = len(result['parts'])
         entry['soundingError'] = info.get('soundingError')
+        entry['jumpWithVoltas'] = bool(info.get('jumpWithVoltas'))
     except Exception as error:
         entry['error'] = f'{type(error).__name__}: {error}'
         entry['trace'] = traceback.format_exc(limit=3)
@@ -510,7 +511,8 @@ def main():
         row = {'file': name, 'music21Error': entry.get('error'), 'expanded': entry.get('expanded'),
                'expandError': entry.get('expandError'), 'stripTiesDisagreements': entry.get('stripTiesDisagreements'),
                'rewrites': entry.get('rewrites', []), 'referenceSeconds': entry['referenceSeconds'],
-               'notesNotMatchedToXML': entry.get('notesNotMatchedToXML', 0), 'size': os.path.getsize(path)}
+               'notesNotMatchedToXML': entry.get('notesNotMatchedToXML', 0), 'size': os.path.getsize(path),
+               'jumpWithVoltas': entry.get('jumpWithVoltas', False)}
         ref_pitched, ref_rests = multisets(entry.get('notes', []))
         st_pitched, _ = multisets(entry.get('stripTies', []))
         row['notes'] = sum(ref_pitched.values())

@@ -267,7 +267,7 @@ def rewrite_jump_words(root):
             key = _jump_key(words.text)
             if key in JUMP_WORDS:
                 named.add(JUMP_WORDS[key].split()[0])
-                if _music21_key(words.text) != _jump_key(JUMP_WORDS[key]):
+                if _music21_key(words.text) not in JUMP_WORDS:
                     words.text = JUMP_WORDS[key]
                     count += 1
         sound = direction.find('sound')
@@ -516,6 +516,13 @@ def build(score, facts, expand, info):
     if expand:
         has_repeat_marks = any(True for _ in score.recurse().getElementsByClass(
             ['Repeat', 'RepeatBracket', 'RepeatExpression']))
+        # music21's Expander ignores volta brackets in a part that also has a D.C. or D.S.: every
+        # ending is played on every pass, before and after the jump (see README, limitations).
+        info['jumpWithVoltas'] = any(
+            any(True for _ in p.recurse().getElementsByClass(['DaCapo', 'DaCapoAlFine', 'DaCapoAlCoda', 'DalSegno',
+                                                               'DalSegnoAlFine', 'DalSegnoAlCoda']))
+            and any('RepeatBracket' in sp.classes for sp in p.spannerBundle)
+            for p in score.parts)
         if has_repeat_marks:
             try:
                 score = score.expandRepeats()
