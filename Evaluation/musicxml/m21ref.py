@@ -549,33 +549,21 @@ def build(score, facts, expand, info):
 
     # 6. ties: the onset-based merge gives the notes; music21's stripTies is the cross-check
     notes = merge_ties_by_onset(unstripped)
-    # (on the sounding copy, in place: its pitches are the sounding ones, so are theirs' keys)
-    if sounding_copy is not None:
+    # music21's stripTies is quadratic in a part's length: past STRIP_TIES_LIMIT notes (a whole
+    # quartet with its repeats, 50,000 notes) the cross-check is skipped and info says so.
+    if len(unstripped) > STRIP_TIES_LIMIT:
+        info['stripTiesSkipped'] = True
+        info['stripTiesDisagreements'] = []
+        info['stripTiesExtraNotes'] = 0
+        info['stripTiesNotes'] = None
+        stripped = None
+    elif sounding_copy is not None:
         sounding_copy.stripTies(inPlace=True)
         stripped = sounding_copy
     else:
         stripped = score.stripTies()
-    theirs_list = collect(stripped, part_ids, facts, sounding=None)
-    pitch_of = lambda n: n['sounding']  # noqa: E731
-    theirs = {}
-    for n in theirs_list:
-        theirs.setdefault((n['part'], n['staff'], n['voice'], n['onset'], n['written'], n['isRest'],
-                           n['isGrace']), []).append(n['duration'])
-    disagreements = []
-    for n in notes:
-        key = (n['part'], n['staff'], n['voice'], n['onset'], pitch_of(n), n['isRest'], n['isGrace'])
-        durations = theirs.get(key)
-        if durations and n['duration'] in durations:
-            durations.remove(n['duration'])
-            continue
-        disagreements.append({'part': n['part'], 'measure': n['measure'], 'voice': n['voice'],
-                              'onsetQuarters': frac_str(n['onset']),
-                              'pitch': pitch_of(n),
-                              'durationQuarters': frac_str(n['duration']),
-                              'stripTies': [frac_str(d) for d in durations] if durations else None})
-    info['stripTiesDisagreements'] = disagreements
-    info['stripTiesExtraNotes'] = sum(len(v) for v in theirs.values())
-    info['stripTiesNotes'] = theirs_list
+    if stripped is not None:
+        strip_ties_cross_check(notes, collect(stripped, part_ids, facts, sounding=None), info)
 
     # 7. tempo map and signatures, on the timeline actually produced
     marks = []
@@ -633,6 +621,33 @@ def build(score, facts, expand, info):
     }
     info['tmap'] = tmap
     return result
+
+
+STRIP_TIES_LIMIT = 20000
+
+
+def strip_ties_cross_check(notes, theirs_list, info):
+    """Every note of the onset-based merge that music21's stripTies() does not have alike."""
+    pitch_of = lambda n: n['sounding']  # noqa: E731
+    theirs = {}
+    for n in theirs_list:
+        theirs.setdefault((n['part'], n['staff'], n['voice'], n['onset'], n['written'], n['isRest'],
+                           n['isGrace']), []).append(n['duration'])
+    disagreements = []
+    for n in notes:
+        key = (n['part'], n['staff'], n['voice'], n['onset'], pitch_of(n), n['isRest'], n['isGrace'])
+        durations = theirs.get(key)
+        if durations and n['duration'] in durations:
+            durations.remove(n['duration'])
+            continue
+        disagreements.append({'part': n['part'], 'measure': n['measure'], 'voice': n['voice'],
+                              'onsetQuarters': frac_str(n['onset']),
+                              'pitch': pitch_of(n),
+                              'durationQuarters': frac_str(n['duration']),
+                              'stripTies': [frac_str(d) for d in durations] if durations else None})
+    info['stripTiesDisagreements'] = disagreements
+    info['stripTiesExtraNotes'] = sum(len(v) for v in theirs.values())
+    info['stripTiesNotes'] = theirs_list
 
 
 def notes_with_onsets(m21part):
