@@ -136,7 +136,10 @@ extension Score {
     let layout = ScoreLayout(measures: measures, lengths: lengths, defaults: reader.defaults, staffCounts: reader.staffCounts)
     var byMeasure = Array(repeating: [Int](), count: measures.count)
     for (index, note) in reader.notes.enumerated() where note.measure < measures.count { byMeasure[note.measure].append(index) }
+    // Measure numbers as notes carry them, parsed once.
+    let numbers = measures.indices.map { Int(measures[$0].number) ?? $0 + 1 }
     var built: [(note: ScoreNote, tieStart: Bool, order: Int)] = []
+    built.reserveCapacity(reader.notes.count * order.count / max(1, measures.count) + 16)
     for (played, m) in order.enumerated() {
       for index in byMeasure[m] {
         let source = reader.notes[index]
@@ -158,27 +161,38 @@ extension Score {
         let onset = partTimelines[source.part].onsets[played] + source.onset
         let (x, y) = layout.position(of: source, measureLength: partTimelines[source.part].lengths[m])
         let note = ScoreNote(
-          part: reader.parts[source.part].id, measure: Int(measures[m].number) ?? m + 1, voice: source.voice,
+          part: reader.parts[source.part].id, measure: numbers[m], voice: source.voice,
           staff: source.staff, onset: onset, duration: source.duration, onsetSeconds: 0, durationSeconds: 0,
           writtenPitch: written, soundingPitch: sounding, spelling: spelling, isGrace: source.isGrace,
           isSlurred: source.isSlurred, articulations: source.articulations, x: x, y: y)
         built.append((note, source.tieStart, built.count))
       }
     }
-    built.sort { ($0.note.onset, $0.order) < ($1.note.onset, $1.order) }
-    var merged = mergeTies(built.map { ($0.note, $0.tieStart) })
+    // Sorted by onset (stable); indices are sorted, the large notes are moved once.
+    let byOnset = built.indices.sorted { a, b in
+      let (x, y) = (built[a].note.onset, built[b].note.onset)
+      return x == y ? a < b : x < y
+    }
+    var merged = mergeTies(byOnset.map { (built[$0].note, built[$0].tieStart) })
+    built = []
     for i in merged.indices {
       let start = score.seconds(atQuarter: merged[i].onset)
       merged[i].onsetSeconds = start
       merged[i].durationSeconds = score.seconds(atQuarter: merged[i].end) - start
     }
     let partOrder = Dictionary(reader.parts.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
-    // Onset, part, grace notes before the notes they lead to, pitch (rests first).
-    score.notes = merged.enumerated().sorted { a, b in
-      let left = (a.element.onset, partOrder[a.element.part] ?? 0, a.element.isGrace ? 0 : 1, a.element.soundingPitch?.rawValue ?? -1, a.offset)
-      let right = (b.element.onset, partOrder[b.element.part] ?? 0, b.element.isGrace ? 0 : 1, b.element.soundingPitch?.rawValue ?? -1, b.offset)
-      return left < right
-    }.map(\.element)
+    // Onset, part, grace notes before the notes they lead to, pitch (rests first), then the order
+    // so far; the keys are computed once per note.
+    let keys = merged.map { note in
+      (partOrder[note.part] ?? 0, note.isGrace ? 0 : 1, note.soundingPitch?.rawValue ?? -1)
+    }
+    let final = merged.indices.sorted { a, b in
+      let (x, y) = (merged[a].onset, merged[b].onset)
+      if x != y { return x < y }
+      let (left, right) = (keys[a], keys[b])
+      return left != right ? left < right : a < b
+    }
+    score.notes = final.map { merged[$0] }
     return score
   }
 
