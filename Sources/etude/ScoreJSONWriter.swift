@@ -20,11 +20,11 @@ struct ScoreJSONWriter {
       $0.array(score.measures) { w, measure in
         w.object {
           $0.key("durationQuarters", first: true)
-          $0.string(measure.duration.description)
+          $0.rational(measure.duration)
           $0.key("number")
           $0.string(measure.number)
           $0.key("onsetQuarters")
-          $0.string(measure.onset.description)
+          $0.rational(measure.onset)
           $0.key("onsetSeconds")
           $0.number(measure.onsetSeconds / tempoScale)
         }
@@ -33,7 +33,7 @@ struct ScoreJSONWriter {
       $0.array(score.notes) { w, note in
         w.object {
           $0.key("durationQuarters", first: true)
-          $0.string(note.duration.description)
+          $0.rational(note.duration)
           $0.key("durationSeconds")
           $0.number(note.durationSeconds / tempoScale)
           $0.key("isGrace")
@@ -47,7 +47,7 @@ struct ScoreJSONWriter {
           $0.key("name")
           $0.optionalString(note.spelling?.description)
           $0.key("onsetQuarters")
-          $0.string(note.onset.description)
+          $0.rational(note.onset)
           $0.key("onsetSeconds")
           $0.number(note.onsetSeconds / tempoScale)
           $0.key("part")
@@ -83,7 +83,7 @@ struct ScoreJSONWriter {
           $0.key("bpm", first: true)
           $0.number(tempo.bpm * tempoScale)
           $0.key("quarters")
-          $0.string(tempo.quarters.description)
+          $0.rational(tempo.quarters)
           $0.key("seconds")
           $0.number(tempo.seconds / tempoScale)
         }
@@ -96,7 +96,7 @@ struct ScoreJSONWriter {
           $0.key("numerator")
           $0.integer(signature.numerator)
           $0.key("quarters")
-          $0.string(signature.quarters.description)
+          $0.rational(signature.quarters)
         }
       }
       $0.key("title")
@@ -110,7 +110,7 @@ struct ScoreJSONWriter {
 
   private mutating func newline() {
     bytes.append(0x0A)
-    bytes.append(contentsOf: repeatElement(0x20, count: 2 * depth))
+    for _ in 0..<(2 * depth) { bytes.append(0x20) }
   }
 
   private mutating func object(_ body: (inout ScoreJSONWriter) -> Void) {
@@ -148,7 +148,10 @@ struct ScoreJSONWriter {
     newline()
     bytes.append(UInt8(ascii: "\""))
     name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    bytes.append(contentsOf: [UInt8(ascii: "\""), 0x20, UInt8(ascii: ":"), 0x20])
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(0x20)
+    bytes.append(UInt8(ascii: ":"))
+    bytes.append(0x20)
   }
 
   // MARK: Values
@@ -180,7 +183,31 @@ struct ScoreJSONWriter {
   }
 
   private mutating func integer(_ value: Int) {
-    bytes.append(contentsOf: String(value).utf8)
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+    }
+  }
+
+  /// A quarter-note position as its `description` (`"3/2"`, `"2"`), quoted.
+  private mutating func rational(_ value: Rational) {
+    bytes.append(UInt8(ascii: "\""))
+    integer(value.numerator)
+    if value.denominator != 1 {
+      bytes.append(UInt8(ascii: "/"))
+      integer(value.denominator)
+    }
+    bytes.append(UInt8(ascii: "\""))
   }
 
   private mutating func optionalInteger(_ value: Int?) {
@@ -190,6 +217,11 @@ struct ScoreJSONWriter {
   /// A finite number as `JSONEncoder` writes it: Swift's shortest round-trip digits, without a
   /// trailing `.0`.
   private mutating func number(_ value: Double) {
+    // Whole numbers (most seconds and positions) without going through text.
+    if value.rounded() == value, abs(value) < 1e15, !(value == 0 && value.sign == .minus) {
+      integer(Int(value))
+      return
+    }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
     bytes.append(contentsOf: text.utf8)
