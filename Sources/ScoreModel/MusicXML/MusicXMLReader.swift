@@ -289,19 +289,18 @@ struct MusicXMLReader {
     let staff = element.text(of: "staff").flatMap(Int.init) ?? chordHead?.staff ?? 1
     var duration = Rational.zero
     if !isGrace {
-      let typed = Self.typeQuarters(element)
-      if element.child("duration") == nil, let typed {
+      if element.child("duration") == nil, let typed = Self.typeQuarters(element) {
         duration = typed
       } else {
         duration = try self.duration(element, path: path, state: state)
       }
-      if let head = chordHead, !head.isGrace, duration != head.duration, typed != duration {
+      if let head = chordHead, !head.isGrace, duration != head.duration, Self.typeQuarters(element) != duration {
         duration = head.duration
       }
     }
     var notated: SpelledNote?
     if let pitch = element.child("pitch") {
-      guard let step = pitch.text(of: "step"), let first = step.uppercased().first, let letter = Letter(character: first),
+      guard let step = pitch.text(of: "step"), let letter = Self.letter(step),
         let octave = pitch.text(of: "octave").flatMap(Int.init), (-1...9).contains(octave)
       else {
         throw .invalidMusicXML(path: path + "/pitch", line: pitch.line, reason: "expected a step A-G and an octave -1...9")
@@ -313,7 +312,7 @@ struct MusicXMLReader {
       notated = SpelledNote(letter, accidental, octave: octave)
     } else if let unpitched = element.child("unpitched") {
       // Percussion: the display position stands for the pitch.
-      if let step = unpitched.text(of: "display-step"), let first = step.uppercased().first, let letter = Letter(character: first),
+      if let step = unpitched.text(of: "display-step"), let letter = Self.letter(step),
         let octave = unpitched.text(of: "display-octave").flatMap(Int.init), (-1...9).contains(octave)
       {
         notated = SpelledNote(letter, octave: octave)
@@ -357,12 +356,19 @@ struct MusicXMLReader {
         }
       }
     }
-    articulations = ScoreNote.Articulation.allCases.filter(articulations.contains)
+    if articulations.count > 1 { articulations = ScoreNote.Articulation.allCases.filter(articulations.contains) }
     return Note(
       part: part, measure: measure, voice: voice, staff: staff, onset: .zero, duration: duration, notated: notated,
       transpose: state.transpose, isGrace: isGrace, tieStart: tieTypes.contains("start"), tieStop: tieTypes.contains("stop"),
       isSlurred: slurred, articulations: articulations, defaultX: element[attribute: "default-x"].flatMap(Double.init),
       defaultY: element[attribute: "default-y"].flatMap(Double.init), line: element.line)
+  }
+
+  /// The letter of a `<step>` such as `C` (or `c`), from its first character.
+  static func letter(_ step: String) -> Letter? {
+    guard let byte = step.utf8.first else { return nil }
+    let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+    return Letter(character: Character(Unicode.Scalar(upper)))
   }
 
   /// Quarter notes per note type, `maxima` to `1024th`.
