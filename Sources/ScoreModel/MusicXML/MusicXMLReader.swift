@@ -251,7 +251,12 @@ struct MusicXMLReader {
       if length > .zero {
         state.barLength = length
         if isFirstPart || measure.timeSignature == nil {
-          measure.timeSignature = (numeratorSum, denominators.first ?? 4)
+          // A composite signature (3/8+2/8+3/4) is its bar length over the beat types' common
+          // denominator (11/8); a plain one stays as written.
+          var common = 1
+          for beatType in denominators where beatType > 0 && beatType <= 1024 { common = Self.lcm(common, beatType) }
+          let numerator = length * Rational(common, 4)
+          measure.timeSignature = numerator.isInteger ? (numerator.numerator, common) : (numeratorSum, denominators.first ?? 4)
         }
       }
     }
@@ -362,6 +367,14 @@ struct MusicXMLReader {
       transpose: state.transpose, isGrace: isGrace, tieStart: tieTypes.contains("start"), tieStop: tieTypes.contains("stop"),
       isSlurred: slurred, articulations: articulations, defaultX: element[attribute: "default-x"].flatMap(Double.init),
       defaultY: element[attribute: "default-y"].flatMap(Double.init), line: element.line)
+  }
+
+  /// The least common multiple of two positive numbers (capped: beat types are powers of two in
+  /// practice, at most 1024).
+  static func lcm(_ a: Int, _ b: Int) -> Int {
+    var (x, y) = (a, b)
+    while y != 0 { (x, y) = (y, x % y) }
+    return min(a / x * b, 1 << 20)
   }
 
   /// The letter of a `<step>` such as `C` (or `c`), from its first character.

@@ -114,7 +114,8 @@ extension Score {
     // Measures, signatures and keys along the timeline.
     var lastTime: (Int, Int)?
     var lastKey: Key?
-    var timeInForce: (Int, Int) = (4, 4)
+    // No signature until the score gives one (a score without <time> has none).
+    var timeInForce: (Int, Int)?
     for (played, m) in order.enumerated() {
       let measure = measures[m]
       score.measures.append(
@@ -122,9 +123,9 @@ extension Score {
           number: measure.number, notationIndex: m, onset: onsets[played], duration: lengths[m],
           onsetSeconds: score.seconds(atQuarter: onsets[played])))
       if let signature = measure.timeSignature { timeInForce = signature }
-      if lastTime.map({ $0 != timeInForce }) ?? true {
-        score.timeSignatures.append(TimeSignature(quarters: onsets[played], numerator: timeInForce.0, denominator: timeInForce.1))
-        lastTime = timeInForce
+      if let time = timeInForce, lastTime.map({ $0 != time }) ?? true {
+        score.timeSignatures.append(TimeSignature(quarters: onsets[played], numerator: time.0, denominator: time.1))
+        lastTime = time
       }
       if let key = measure.key, key != lastKey {
         score.keySignatures.append(KeySignature(quarters: onsets[played], key: key))
@@ -136,8 +137,13 @@ extension Score {
     let layout = ScoreLayout(measures: measures, lengths: lengths, defaults: reader.defaults, staffCounts: reader.staffCounts)
     var byMeasure = Array(repeating: [Int](), count: measures.count)
     for (index, note) in reader.notes.enumerated() where note.measure < measures.count { byMeasure[note.measure].append(index) }
-    // Measure numbers as notes carry them, parsed once.
-    let numbers = measures.indices.map { Int(measures[$0].number) ?? $0 + 1 }
+    // Measure numbers as notes carry them: the number's leading digits ("12a" is 12); one without
+    // (an implicit measure "X1") carries the number of the bar it continues.
+    var numbers: [Int] = []
+    for (index, measure) in measures.enumerated() {
+      let digits = measure.number.prefix { $0.isASCII && $0.isNumber }
+      numbers.append(Int(digits.prefix(9)) ?? (index > 0 ? numbers[index - 1] : 1))
+    }
     var built: [(note: ScoreNote, tieStart: Bool, order: Int)] = []
     built.reserveCapacity(reader.notes.count * order.count / max(1, measures.count) + 16)
     for (played, m) in order.enumerated() {
