@@ -231,9 +231,55 @@ def preprocess(data):
     if copied:
         changed = True
         rewrites.append(f'{copied} repeat/volta/jump mark(s) copied into the parts that lack them')
+    # music21 ignores a backward repeat that closes a first ending when no other ending follows
+    # (the Maple Leaf Rag's A section would not repeat). The measure after such an ending, which is
+    # where the second pass goes on, gets a second-ending bracket.
+    lone = mark_lone_first_endings(root)
+    if lone:
+        changed = True
+        rewrites.append(f'{lone} measure(s) after a lone first ending given a second-ending bracket')
     if not changed:
         return data, facts, rewrites
     return ET.tostring(root, encoding='utf-8', xml_declaration=True), facts, rewrites
+
+
+def mark_lone_first_endings(root):
+    """Adds an ending 2 (start, discontinue) to the measure that follows a first ending whose last
+    measure has a backward repeat, when that measure has no ending or repeat of its own. Returns
+    the count."""
+    count = 0
+    for part in root.findall('part'):
+        measures = part.findall('measure')
+        for index, measure in enumerate(measures[:-1]):
+            endings = [e for b in measure.findall('barline') for e in b.findall('ending')]
+            if not any(e.get('type') == 'stop' for e in endings):
+                continue
+            if not any(r.get('direction') == 'backward' for b in measure.findall('barline') for r in b.findall('repeat')):
+                continue
+            # the bracket this stop closes: walk back to its start
+            start = index
+            while start >= 0 and not any(e.get('type') == 'start' for b in measures[start].findall('barline')
+                                         for e in b.findall('ending')):
+                start -= 1
+            if start < 0:
+                continue
+            numbers = [e.get('number', '') for b in measures[start].findall('barline') for e in b.findall('ending')
+                       if e.get('type') == 'start']
+            if [n.strip() for n in numbers] != ['1']:
+                continue
+            following = measures[index + 1]
+            # not where the next measure opens or closes a repeat of its own (45e: nested
+            # sections whose reading is ambiguous anyway)
+            if any(True for b in following.findall('barline') for _ in list(b.findall('ending')) + list(b.findall('repeat'))):
+                continue
+            left = ET.Element('barline', location='left')
+            ET.SubElement(left, 'ending', number='2', type='start')
+            right = ET.Element('barline', location='right')
+            ET.SubElement(right, 'ending', number='2', type='discontinue')
+            following.insert(0, left)
+            following.append(right)
+            count += 1
+    return count
 
 
 JUMP_WORDS = {
