@@ -36,6 +36,12 @@ struct ScoreCommand: ParsableCommand {
   }
 
   func run() throws {
+    FileHandle.standardOutput.write(
+      Data(try Self.document(file: file, part: part, expandRepeats: expandRepeats, tempoScale: tempoScale)))
+  }
+
+  /// The JSON document `etude score` prints for these options.
+  static func document(file: String, part: String?, expandRepeats: Bool, tempoScale: Double) throws -> [UInt8] {
     var score = try Score(contentsOf: URL(fileURLWithPath: file), options: MusicXMLOptions(expandsRepeats: expandRepeats))
     if let part {
       guard let selected = score.selectingPart(part) else {
@@ -43,6 +49,6 @@ struct ScoreCommand: ParsableCommand {
       }
       score = selected
     }
-    FileHandle.standardOutput.write(Data(ScoreJSONWriter.document(for: score, tempoScale: tempoScale)))
+    return ScoreJSONWriter.document(for: score, tempoScale: tempoScale)
   }
 }
