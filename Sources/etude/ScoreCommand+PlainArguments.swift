@@ -34,7 +34,8 @@ extension ScoreCommand {
         guard expandRepeats == nil else { return false }
         expandRepeats = argument == "--expand-repeats"
       case "--tempo-scale":
-        guard tempoScale == nil, let text = value(), let scale = Double(text), scale > 0, scale.isFinite, scale <= 100
+        guard tempoScale == nil, let text = value(), let scale = Double(text), scale > 0, scale.isFinite,
+          scale <= 100
         else { return false }
         tempoScale = scale
       default:
@@ -45,7 +46,8 @@ extension ScoreCommand {
     }
     guard let file else { return false }
     guard
-      let bytes = try? document(file: file, part: part, expandRepeats: expandRepeats ?? true, tempoScale: tempoScale ?? 1)
+      let bytes = try? document(
+        file: file, part: part, expandRepeats: expandRepeats ?? true, tempoScale: tempoScale ?? 1)
     else { return false }
     FileHandle.standardOutput.write(Data(bytes))
     return true

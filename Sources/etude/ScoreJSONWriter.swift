@@ -122,7 +122,9 @@ struct ScoreJSONWriter {
     bytes.append(UInt8(ascii: "}"))
   }
 
-  private mutating func array<Element>(_ elements: [Element], _ body: (inout ScoreJSONWriter, Element) -> Void) {
+  private mutating func array<Element>(
+    _ elements: [Element], _ body: (inout ScoreJSONWriter, Element) -> Void
+  ) {
     bytes.append(UInt8(ascii: "["))
     guard !elements.isEmpty else {
       // JSONEncoder leaves an empty line in an empty array.
@@ -185,9 +187,12 @@ struct ScoreJSONWriter {
   private mutating func integer(_ value: Int) {
     if value < 0 { bytes.append(UInt8(ascii: "-")) }
     var magnitude = value.magnitude
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var digits:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     var count = 0
     withUnsafeMutableBytes(of: &digits) { buffer in
       repeat {

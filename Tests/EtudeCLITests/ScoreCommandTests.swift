@@ -31,7 +31,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let quick = try runEtude(["score", path] + options)
     // "--tempo-scale=1" means the default but is not plain: it goes through ArgumentParser.
-    let standard = try runEtude(["score", path] + options + (options.contains("--tempo-scale") ? [] : ["--tempo-scale=1"]))
+    let standard = try runEtude(
+      ["score", path] + options + (options.contains("--tempo-scale") ? [] : ["--tempo-scale=1"]))
     #expect(quick.status == 0 && standard.status == 0)
     #expect(quick.out == standard.out)
     let json = try #require(try JSONSerialization.jsonObject(with: Data(quick.out.utf8)) as? [String: Any])

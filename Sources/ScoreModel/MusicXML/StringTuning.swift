@@ -13,10 +13,13 @@ struct StringTuning: Sendable, Hashable {
 
   /// Reads `<staff-lines>`, `<staff-tuning>` and `<capo>` (values out of range are ignored).
   mutating func read(_ details: XMLTree.Element) {
-    if let count = details.text(of: "staff-lines").flatMap(Int.init), (1...16).contains(count) { lines = count }
+    if let count = details.text(of: "staff-lines").flatMap(Int.init), (1...16).contains(count) {
+      lines = count
+    }
     for tuning in details.children("staff-tuning") {
       guard let line = tuning[attribute: "line"].flatMap(Int.init), (1...16).contains(line),
-        let step = tuning.text(of: "tuning-step"), let first = step.uppercased().first, let letter = Letter(character: first),
+        let step = tuning.text(of: "tuning-step"), let first = step.uppercased().first,
+        let letter = Letter(character: first),
         let octave = tuning.text(of: "tuning-octave").flatMap(Int.init), (-1...9).contains(octave)
       else { continue }
       let alter = tuning.text(of: "tuning-alter").flatMap(Double.init).map { Int($0.rounded()) } ?? 0

@@ -8,7 +8,8 @@ import Testing
 @Suite struct MusicXMLRealWorldTests {
   let tieStart = "<tie type=\"start\"/><notations><tied type=\"start\"/></notations>"
   let tieStop = "<tie type=\"stop\"/><notations><tied type=\"stop\"/></notations>"
-  let twoStaves = "<attributes><divisions>2</divisions><time><beats>2</beats><beat-type>4</beat-type></time><staves>2</staves></attributes>"
+  let twoStaves =
+    "<attributes><divisions>2</divisions><time><beats>2</beats><beat-type>4</beat-type></time><staves>2</staves></attributes>"
 
   /// Schumann, Dichterliebe no. 2: both hands tie an A4 at the same moment, for different lengths.
   @Test func twoVoicesTyingOnePitchAtOnceKeepTheirOwnNotes() throws {
@@ -24,7 +25,9 @@ import Testing
         \(rest(4, extra: "<voice>1</voice><staff>1</staff>"))
       </measure>
       """
-    let pitched = try Score(musicXML: partwise(measures)).notes.filter { !$0.isRest }.sorted { $0.voice < $1.voice }
+    let pitched = try Score(musicXML: partwise(measures)).notes.filter { !$0.isRest }.sorted {
+      $0.voice < $1.voice
+    }
     // Voice 1's A4 is a quarter and ends; voice 3's is tied on through measure 2 (1 + 1 + 2).
     #expect(pitched.map(\.voice) == [1, 3])
     #expect(pitched.map(\.duration) == [1, 4])
@@ -102,9 +105,11 @@ import Testing
     #expect(fromTuning.map(\.duration) == [1, Rational(1, 2)])
     // A string the tuning does not have is a typed error at the note.
     let bad = bass.replacingOccurrences(of: "<string>1</string>", with: "<string>9</string>")
-    #expect(performing: { try Score(musicXML: partwise(bad)) }, throws: { error in
-      (error as? ScoreModelError)?.description.contains("measure[1]/note[2]/notations/technical") ?? false
-    })
+    #expect(
+      performing: { try Score(musicXML: partwise(bad)) },
+      throws: { error in
+        (error as? ScoreModelError)?.description.contains("measure[1]/note[2]/notations/technical") ?? false
+      })
   }
 
   /// Clara Schumann, Polonaise op. 1 no. 1 and Beethoven op. 59 no. 2: "D.C. al Fine" only in
@@ -113,15 +118,23 @@ import Testing
     func bar(_ number: Int, _ inside: String = "") -> String {
       "<measure number=\"\(number)\">\(number == 1 ? "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>" : "")\(inside)\(note("C", 4, 1))</measure>"
     }
-    func words(_ text: String) -> String { "<direction><direction-type><words>\(text)</words></direction-type></direction>" }
+    func words(_ text: String) -> String {
+      "<direction><direction-type><words>\(text)</words></direction-type></direction>"
+    }
     let measures = [bar(1), bar(2, words("Fine")), bar(3), bar(4, words("D.C.\n al  fine"))].joined()
     let expanded = try Score(musicXML: partwise(measures))
     #expect(expanded.measures.map(\.number) == ["1", "2", "3", "4", "1", "2"])
     let soundOnly = try Score(musicXML: partwise(measures), options: .init(readsJumpWords: false))
     #expect(soundOnly.measures.map(\.number) == ["1", "2", "3", "4"])
     // Segno, To Coda, D.S. al Coda and Coda in words.
-    let segno = [bar(1), bar(2, words("Segno")), bar(3, words("To Coda")), bar(4, words("D.S. al Coda")), bar(5, words("Coda")), bar(6)]
-    #expect(try Score(musicXML: partwise(segno.joined())).measures.map(\.number) == ["1", "2", "3", "4", "2", "3", "5", "6"])
+    let segno = [
+      bar(1), bar(2, words("Segno")), bar(3, words("To Coda")), bar(4, words("D.S. al Coda")),
+      bar(5, words("Coda")), bar(6),
+    ]
+    #expect(
+      try Score(musicXML: partwise(segno.joined())).measures.map(\.number) == [
+        "1", "2", "3", "4", "2", "3", "5", "6",
+      ])
     // Other words are not jumps.
     let other = [bar(1, words("dolce")), bar(2, words("Da capo aria")), bar(3)]
     #expect(try Score(musicXML: partwise(other.joined())).measures.count == 3)
@@ -130,8 +143,10 @@ import Testing
   /// Handel, Lascia ch'io pianga, and Beethoven op. 59 no. 2: the repeat and jump marks are in the
   /// first part only; every part follows them.
   @Test func repeatMarksOfOnePartApplyToAll() throws {
-    let parts = "<score-part id=\"P1\"><part-name>Violin</part-name></score-part><score-part id=\"P2\"><part-name>Cello</part-name></score-part>"
-    let attributes = "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>"
+    let parts =
+      "<score-part id=\"P1\"><part-name>Violin</part-name></score-part><score-part id=\"P2\"><part-name>Cello</part-name></score-part>"
+    let attributes =
+      "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>"
     let xml = Data(
       """
       <score-partwise><part-list>\(parts)</part-list>
