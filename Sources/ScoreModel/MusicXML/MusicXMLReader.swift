@@ -167,11 +167,10 @@ struct MusicXMLReader {
           if firstTranspose == nil, child.child("transpose") != nil { firstTranspose = state.transpose }
         case "note":
           noteIndex += 1
-          let notePath = "\(path)/note[\(noteIndex)]"
           let isChord = child.child("chord") != nil
           guard
             var note = try readNote(
-              child, path: notePath, state: &state, part: index, measure: measureIndex, chordHead: isChord ? chordHead : nil)
+              child, path: "\(path)/note[\(noteIndex)]", state: &state, part: index, measure: measureIndex, chordHead: isChord ? chordHead : nil)
           else { continue }
           note.onset = isChord ? lastOnset : cursor
           if !isChord {
@@ -212,16 +211,16 @@ struct MusicXMLReader {
     part.transposeSemitones = firstTranspose ?? 0
   }
 
-  private func duration(_ element: XMLTree.Element, path: String, state: PartState) throws(ScoreModelError) -> Rational {
+  private func duration(_ element: XMLTree.Element, path: @autoclosure () -> String, state: PartState) throws(ScoreModelError) -> Rational {
     guard let text = element.text(of: "duration") else {
-      throw .invalidMusicXML(path: path, line: element.line, reason: "missing <duration>")
+      throw .invalidMusicXML(path: path(), line: element.line, reason: "missing <duration>")
     }
     guard let divisions = state.divisions else {
-      throw .invalidMusicXML(path: path + "/duration", line: element.line, reason: "a duration before any <divisions> is set")
+      throw .invalidMusicXML(path: path() + "/duration", line: element.line, reason: "a duration before any <divisions> is set")
     }
     // Durations are whole numbers of divisions; some writers emit decimals, which are rounded.
     guard let value = Double(text), value.isFinite, value >= 0, value <= 1e7 else {
-      throw .invalidMusicXML(path: path + "/duration", line: element.line, reason: "expected a non-negative number of divisions, found \"\(text)\"")
+      throw .invalidMusicXML(path: path() + "/duration", line: element.line, reason: "expected a non-negative number of divisions, found \"\(text)\"")
     }
     return Rational(Int(value.rounded()), divisions)
   }
@@ -287,7 +286,7 @@ struct MusicXMLReader {
   /// the chord and the type say 768) is not meant to cut the note short. A note without
   /// `<duration>` lasts what its type says (tablature files omit it).
   private func readNote(
-    _ element: XMLTree.Element, path: String, state: inout PartState, part: Int, measure: Int, chordHead: Note?
+    _ element: XMLTree.Element, path: @autoclosure () -> String, state: inout PartState, part: Int, measure: Int, chordHead: Note?
   ) throws(ScoreModelError) -> Note? {
     let isGrace = element.child("grace") != nil
     let voice = element.text(of: "voice").flatMap(Int.init) ?? chordHead?.voice ?? 1
@@ -297,7 +296,7 @@ struct MusicXMLReader {
       if element.child("duration") == nil, let typed = Self.typeQuarters(element) {
         duration = typed
       } else {
-        duration = try self.duration(element, path: path, state: state)
+        duration = try self.duration(element, path: path(), state: state)
       }
       if let head = chordHead, !head.isGrace, duration != head.duration, Self.typeQuarters(element) != duration {
         duration = head.duration
@@ -308,11 +307,11 @@ struct MusicXMLReader {
       guard let step = pitch.text(of: "step"), let letter = Self.letter(step),
         let octave = pitch.text(of: "octave").flatMap(Int.init), (-1...9).contains(octave)
       else {
-        throw .invalidMusicXML(path: path + "/pitch", line: pitch.line, reason: "expected a step A-G and an octave -1...9")
+        throw .invalidMusicXML(path: path() + "/pitch", line: pitch.line, reason: "expected a step A-G and an octave -1...9")
       }
       let alter = pitch.text(of: "alter").flatMap(Double.init).map { Int($0.rounded()) } ?? 0
       guard let accidental = Accidental(semitones: max(-3, min(3, alter))) else {
-        throw .invalidMusicXML(path: path + "/pitch/alter", line: pitch.line, reason: "alter \(alter)")
+        throw .invalidMusicXML(path: path() + "/pitch/alter", line: pitch.line, reason: "alter \(alter)")
       }
       notated = SpelledNote(letter, accidental, octave: octave)
     } else if let unpitched = element.child("unpitched") {
@@ -323,8 +322,8 @@ struct MusicXMLReader {
         notated = SpelledNote(letter, octave: octave)
       }
     } else if element.child("rest") == nil {
-      guard let fretted = try tablaturePitch(element, path: path, state: state) else {
-        throw .invalidMusicXML(path: path, line: element.line, reason: "a note with no <pitch>, <unpitched>, <rest> or string and fret")
+      guard let fretted = try tablaturePitch(element, path: path(), state: state) else {
+        throw .invalidMusicXML(path: path(), line: element.line, reason: "a note with no <pitch>, <unpitched>, <rest> or string and fret")
       }
       notated = fretted
     }
@@ -414,7 +413,7 @@ struct MusicXMLReader {
   /// `<staff-tuning>` (from the staff's `<staff-details>`, standard six-string guitar tuning E2 A2
   /// D3 G3 B3 E4 when the file gives none) raised by the fret and the `<capo>`, or `nil` when the
   /// note has no string and fret.
-  private func tablaturePitch(_ element: XMLTree.Element, path: String, state: PartState) throws(ScoreModelError) -> SpelledNote? {
+  private func tablaturePitch(_ element: XMLTree.Element, path: @autoclosure () -> String, state: PartState) throws(ScoreModelError) -> SpelledNote? {
     guard let technical = element.children("notations").lazy.compactMap({ $0.child("technical") }).first,
       let string = technical.text(of: "string").flatMap(Int.init), let fret = technical.text(of: "fret").flatMap(Int.init)
     else { return nil }
@@ -424,11 +423,11 @@ struct MusicXMLReader {
     let line = tuning.lines + 1 - string
     guard let open = tuning.openStrings[line], (0...48).contains(fret) else {
       throw .invalidMusicXML(
-        path: path + "/notations/technical", line: element.line,
+        path: path() + "/notations/technical", line: element.line,
         reason: "string \(string), fret \(fret): no such string in a tuning of \(tuning.lines) lines")
     }
     guard let pitch = MIDINote(open + fret + tuning.capo) else {
-      throw .invalidMusicXML(path: path + "/notations/technical", line: element.line, reason: "string \(string), fret \(fret) is outside MIDI")
+      throw .invalidMusicXML(path: path() + "/notations/technical", line: element.line, reason: "string \(string), fret \(fret) is outside MIDI")
     }
     return SpelledNote(midi: pitch)
   }

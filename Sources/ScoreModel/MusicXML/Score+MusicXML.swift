@@ -233,6 +233,7 @@ extension Score {
     }
     func tieable(_ index: Int) -> Bool { notes[index].note.soundingPitch != nil && !notes[index].note.isGrace }
     var starts: [Start: [Int]] = [:]
+    starts.reserveCapacity(notes.count)
     for index in notes.indices where tieable(index) {
       let note = notes[index].note
       starts[Start(part: note.part, pitch: note.soundingPitch!.rawValue, onset: note.onset), default: []].append(index)
