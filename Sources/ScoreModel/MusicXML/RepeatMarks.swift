@@ -8,6 +8,9 @@ import Foundation
 struct RepeatMarks: Sendable, Hashable {
   /// A forward repeat at the start of the measure.
   var forward = false
+  /// A forward repeat on the measure's right barline: the repeated section starts with the next
+  /// measure (some writers put the start-repeat sign at the end of the bar before).
+  var forwardAfter = false
   /// A backward repeat at its end, and how many times the section is played.
   var backward = false
   var times = 2
@@ -24,6 +27,7 @@ struct RepeatMarks: Sendable, Hashable {
   mutating func read(barline: XMLTree.Element) {
     if let repeatMark = barline.child("repeat") {
       switch repeatMark[attribute: "direction"] {
+      case "forward" where barline[attribute: "location"] == "right": forwardAfter = true
       case "forward": forward = true
       case "backward":
         backward = true
@@ -151,7 +155,7 @@ struct RepeatMarks: Sendable, Hashable {
     var sectionStarts = Array(repeating: 0, count: n)
     var lastForward = 0
     for k in 0..<n {
-      if marks[k].forward { lastForward = k }
+      if marks[k].forward || (k > 0 && marks[k - 1].forwardAfter) { lastForward = k }
       sectionStarts[k] = lastForward
       if marks[k].backward { lastForward = 0 }
     }

@@ -178,4 +178,22 @@ import Testing
     // The filler rest keeps its place and length, past the bar line.
     #expect(score.notes.first { $0.isRest }?.duration == Rational(59, 672))
   }
+
+  /// Beethoven op. 18 no. 4, Trio: start-repeat signs written on the right barline of the bar
+  /// before the section (music21 read them as end repeats and went back to the first movement).
+  @Test func aForwardRepeatOnARightBarlineStartsTheNextMeasure() throws {
+    func bar(_ number: Int, _ inside: String = "") -> String {
+      let attributes =
+        number == 1
+        ? "<attributes><divisions>1</divisions><time><beats>1</beats><beat-type>4</beat-type></time></attributes>"
+        : ""
+      return "<measure number=\"\(number)\">\(attributes)\(note("C", 4, 1))\(inside)</measure>"
+    }
+    let forwardAtEnd =
+      "<barline location=\"right\"><bar-style>heavy-light</bar-style><repeat direction=\"forward\"/></barline>"
+    let backward = "<barline location=\"right\"><repeat direction=\"backward\"/></barline>"
+    let measures = [bar(1), bar(2, forwardAtEnd), bar(3), bar(4, backward), bar(5)].joined()
+    let score = try Score(musicXML: partwise(measures))
+    #expect(score.measures.map(\.number) == ["1", "2", "3", "4", "3", "4", "5"])
+  }
 }
