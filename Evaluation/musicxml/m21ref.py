@@ -231,6 +231,13 @@ def preprocess(data):
     if copied:
         changed = True
         rewrites.append(f'{copied} repeat/volta/jump mark(s) copied into the parts that lack them')
+    # music21 reads a forward repeat on a right barline as a backward one (op. 18 no. 4: the
+    # Trio's "start repeat" signs at the ends of bars sent the player back to the first
+    # movement). Such a sign is moved to the next measure's left barline, where its section starts.
+    moved_forward = move_right_forward_repeats(root)
+    if moved_forward:
+        changed = True
+        rewrites.append(f'{moved_forward} forward repeat(s) on a right barline moved to the next measure')
     # music21 ignores a backward repeat that closes a first ending when no other ending follows
     # (the Maple Leaf Rag's A section would not repeat). The measure after such an ending, which is
     # where the second pass goes on, gets a second-ending bracket.
@@ -241,6 +248,33 @@ def preprocess(data):
     if not changed:
         return data, facts, rewrites
     return ET.tostring(root, encoding='utf-8', xml_declaration=True), facts, rewrites
+
+
+def move_right_forward_repeats(root):
+    """Moves each <repeat direction="forward"/> of a right barline to the next measure's left
+    barline (made if needed). Returns how many were moved."""
+    count = 0
+    for part in root.findall('part'):
+        measures = part.findall('measure')
+        for index, measure in enumerate(measures):
+            for barline in measure.findall('barline'):
+                if barline.get('location') != 'right':
+                    continue
+                for repeat in barline.findall('repeat'):
+                    if repeat.get('direction') != 'forward':
+                        continue
+                    barline.remove(repeat)
+                    count += 1
+                    if index + 1 >= len(measures):
+                        continue
+                    following = measures[index + 1]
+                    left = next((b for b in following.findall('barline') if b.get('location') == 'left'), None)
+                    if left is None:
+                        left = ET.Element('barline', location='left')
+                        following.insert(0, left)
+                    if not any(r.get('direction') == 'forward' for r in left.findall('repeat')):
+                        ET.SubElement(left, 'repeat', direction='forward')
+    return count
 
 
 def mark_lone_first_endings(root):
