@@ -231,6 +231,23 @@ def preprocess(data):
     if copied:
         changed = True
         rewrites.append(f'{copied} repeat/volta/jump mark(s) copied into the parts that lack them')
+    # A <forward> of duration 0 moves nothing, but music21 turns it into a hidden rest of a
+    # quarter and every later note of the part moves a beat (Haydn op. 1 no. 1, Schumann op. 41
+    # no. 1). Such forwards are removed.
+    zero_forwards = 0
+    for measure in root.iter('measure'):
+        for forward in measure.findall('forward'):
+            text = (forward.findtext('duration') or '').strip()
+            try:
+                is_zero = float(text) == 0
+            except ValueError:
+                is_zero = False
+            if is_zero:
+                measure.remove(forward)
+                zero_forwards += 1
+    if zero_forwards:
+        changed = True
+        rewrites.append(f'{zero_forwards} <forward> element(s) of duration 0 removed')
     # music21 reads a forward repeat on a right barline as a backward one (op. 18 no. 4: the
     # Trio's "start repeat" signs at the ends of bars sent the player back to the first
     # movement). Such a sign is moved to the next measure's left barline, where its section starts.
