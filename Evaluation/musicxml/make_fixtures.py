@@ -135,6 +135,8 @@ OWN = {
                             'only (Clara Schumann, op. 1; Handel, Rinaldo)',
     'etude-overfull-bar.xml': 'a 9/8 bar with a filler rest of 59/672 quarter past its end, then a bar overfull '
                               'by an eighth (Beethoven op. 18 no. 1, ii)',
+    'etude-zero-forward.xml': 'a <forward> of duration 0 in a second voice (moves nothing; music21 made it a '
+                              'quarter rest: Haydn op. 1 no. 1, Schumann op. 41 no. 1)',
 }
 
 
@@ -439,6 +441,16 @@ def own_fixtures():
                    '<note><rest/><duration>59</duration><voice>1</voice></note>']),
             ('2', [n('B4', 2016, 'half', dots=1), n('B4', 1008, 'quarter', dots=1), n(None, 336, 'eighth')]),
             ('3', [n('C5', 2016, 'half', dots=1), n('C5', 1008, 'quarter', dots=1), final]),
+        ])])
+    files['etude-zero-forward.xml'] = score(
+        'Measure 1: voice 1 a whole C5; voice 3 a quarter G4 and twelve 32nd notes A4/G4 without a '
+        'type, then a forward of duration 0, which moves nothing. Measure 2 starts at 4 in every voice.',
+        [('P1', 'Violin', [
+            ('1', [attributes(8), n('C5', 32, 'whole'), '<backup><duration>32</duration></backup>',
+                   n('G4', 8, 'quarter', voice=3)]
+             + [n('A4' if k % 2 == 0 else 'G4', 2, '16th', voice=3).replace('<type>16th</type>', '') for k in range(12)]
+             + ['<forward><duration>0</duration><voice>3</voice></forward>']),
+            ('2', [n('D5', 32, 'whole'), final]),
         ])])
     return files
 
