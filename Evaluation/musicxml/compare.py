@@ -584,7 +584,8 @@ def write_markdown(args, rows, available, reason, start_overhead, wall, referenc
     lines.append(f'| music21 could not expand (compared in notation order, `--no-expand-repeats`) | {expanded.get("False", 0)} |')
     lines.append(f'| music21 failed to read | {len(rows) - len(ok)} |')
     lines.append(f'| rewritten before music21 (cue notes, chord-splitting directions, missing `<staff>`, '
-                 f'visual `<offset>`, sound tempo, jumps music21 cannot see, repeat marks in one part only) | '
+                 f'visual `<offset>`, sound tempo, jumps music21 cannot see, repeat marks in one part only, lone first endings, '
+                 f'forward repeats on right barlines, zero `<forward>`s) | '
                  f'{sum(1 for r in ok if r["rewrites"])} |')
     lines.append(f'| music21 notes not matched to a note of the plain reader at the same onset and pitch '
                  f'(music21 times them differently; voice/staff taken from music21) | '
