@@ -216,9 +216,224 @@ def preprocess(data):
     if dropped:
         changed = True
         rewrites.append(f'{dropped} <metronome> dropped where <sound tempo> gives the playback tempo')
+    # Jumps music21 cannot see: it takes D.C./D.S./Fine/To Coda only from words it recognises
+    # exactly (a line break or a double space in "D.C.\nal Fine" defeats it) and ignores the
+    # <sound dacapo|dalsegno|fine|tocoda> attributes. Such words are rewritten in music21's
+    # spelling, and a jump given by <sound> alone gets its words.
+    jumps = rewrite_jump_words(root)
+    if jumps:
+        changed = True
+        rewrites.append(f'{jumps} jump(s) given by <sound> or by words music21 does not recognise spelled out as words')
+    # music21 expands each part on its own marks; a file that puts its repeat barlines, voltas and
+    # jumps in one part only (the others play straight through in music21) gets them copied into
+    # every part, measure by measure, as a player of any part reads them.
+    copied = copy_repeat_marks(root)
+    if copied:
+        changed = True
+        rewrites.append(f'{copied} repeat/volta/jump mark(s) copied into the parts that lack them')
+    # A <forward> of duration 0 moves nothing, but music21 turns it into a hidden rest of a
+    # quarter and every later note of the part moves a beat (Haydn op. 1 no. 1, Schumann op. 41
+    # no. 1). Such forwards are removed.
+    zero_forwards = 0
+    for measure in root.iter('measure'):
+        for forward in measure.findall('forward'):
+            text = (forward.findtext('duration') or '').strip()
+            try:
+                is_zero = float(text) == 0
+            except ValueError:
+                is_zero = False
+            if is_zero:
+                measure.remove(forward)
+                zero_forwards += 1
+    if zero_forwards:
+        changed = True
+        rewrites.append(f'{zero_forwards} <forward> element(s) of duration 0 removed')
+    # music21 reads a forward repeat on a right barline as a backward one (op. 18 no. 4: the
+    # Trio's "start repeat" signs at the ends of bars sent the player back to the first
+    # movement). Such a sign is moved to the next measure's left barline, where its section starts.
+    moved_forward = move_right_forward_repeats(root)
+    if moved_forward:
+        changed = True
+        rewrites.append(f'{moved_forward} forward repeat(s) on a right barline moved to the next measure')
+    # music21 ignores a backward repeat that closes a first ending when no other ending follows
+    # (the Maple Leaf Rag's A section would not repeat). The measure after such an ending, which is
+    # where the second pass goes on, gets a second-ending bracket.
+    lone = mark_lone_first_endings(root)
+    if lone:
+        changed = True
+        rewrites.append(f'{lone} measure(s) after a lone first ending given a second-ending bracket')
     if not changed:
         return data, facts, rewrites
     return ET.tostring(root, encoding='utf-8', xml_declaration=True), facts, rewrites
+
+
+def move_right_forward_repeats(root):
+    """Moves each <repeat direction="forward"/> of a right barline to the next measure's left
+    barline (made if needed). Returns how many were moved."""
+    count = 0
+    for part in root.findall('part'):
+        measures = part.findall('measure')
+        for index, measure in enumerate(measures):
+            for barline in measure.findall('barline'):
+                if barline.get('location') != 'right':
+                    continue
+                for repeat in barline.findall('repeat'):
+                    if repeat.get('direction') != 'forward':
+                        continue
+                    barline.remove(repeat)
+                    count += 1
+                    if index + 1 >= len(measures):
+                        continue
+                    following = measures[index + 1]
+                    left = next((b for b in following.findall('barline') if b.get('location') == 'left'), None)
+                    if left is None:
+                        left = ET.Element('barline', location='left')
+                        following.insert(0, left)
+                    if not any(r.get('direction') == 'forward' for r in left.findall('repeat')):
+                        ET.SubElement(left, 'repeat', direction='forward')
+    return count
+
+
+def mark_lone_first_endings(root):
+    """Adds an ending 2 (start, discontinue) to the measure that follows a first ending whose last
+    measure has a backward repeat, when that measure has no ending or repeat of its own. Returns
+    the count."""
+    count = 0
+    for part in root.findall('part'):
+        measures = part.findall('measure')
+        for index, measure in enumerate(measures[:-1]):
+            endings = [e for b in measure.findall('barline') for e in b.findall('ending')]
+            if not any(e.get('type') == 'stop' for e in endings):
+                continue
+            if not any(r.get('direction') == 'backward' for b in measure.findall('barline') for r in b.findall('repeat')):
+                continue
+            # the bracket this stop closes: walk back to its start
+            start = index
+            while start >= 0 and not any(e.get('type') == 'start' for b in measures[start].findall('barline')
+                                         for e in b.findall('ending')):
+                start -= 1
+            if start < 0:
+                continue
+            numbers = [e.get('number', '') for b in measures[start].findall('barline') for e in b.findall('ending')
+                       if e.get('type') == 'start']
+            if [n.strip() for n in numbers] != ['1']:
+                continue
+            following = measures[index + 1]
+            # not where the next measure opens or closes a repeat of its own (45e: nested
+            # sections whose reading is ambiguous anyway)
+            if any(True for b in following.findall('barline') for _ in list(b.findall('ending')) + list(b.findall('repeat'))):
+                continue
+            left = ET.Element('barline', location='left')
+            ET.SubElement(left, 'ending', number='2', type='start')
+            right = ET.Element('barline', location='right')
+            ET.SubElement(right, 'ending', number='2', type='discontinue')
+            following.insert(0, left)
+            following.append(right)
+            count += 1
+    return count
+
+
+JUMP_WORDS = {
+    # key: words with case, spaces, line breaks and full stops removed -> what music21 recognises
+    'dc': 'D.C.', 'dacapo': 'D.C.', 'dcalfine': 'D.C. al Fine', 'dacapoalfine': 'D.C. al Fine',
+    'dcalcoda': 'D.C. al Coda', 'dacapoalcoda': 'D.C. al Coda',
+    'ds': 'D.S.', 'dalsegno': 'D.S.', 'dsalfine': 'D.S. al Fine', 'dalsegnoalfine': 'D.S. al Fine',
+    'dsalcoda': 'D.S. al Coda', 'dalsegnoalcoda': 'D.S. al Coda',
+    'fine': 'Fine', 'tocoda': 'To Coda', 'alcoda': 'To Coda', 'coda': 'Coda', 'segno': 'Segno',
+}
+
+
+def _jump_key(text):
+    return re.sub(r'[\s.]', '', (text or '').lower())
+
+
+def _music21_key(text):
+    """music21's own comparison: spaces and full stops removed, lower case (no other whitespace)."""
+    return (text or '').strip().replace(' ', '').replace('.', '').lower()
+
+
+def rewrite_jump_words(root):
+    count = 0
+    has_fine = any(s.get('fine') for s in root.iter('sound')) or \
+        any(_jump_key(w.text) == 'fine' for w in root.iter('words'))
+    has_coda = any(s.get('tocoda') for s in root.iter('sound')) or \
+        any(_jump_key(w.text) in ('tocoda', 'alcoda') for w in root.iter('words'))
+    for direction in root.iter('direction'):
+        named = set()
+        for words in direction.iter('words'):
+            key = _jump_key(words.text)
+            if key in JUMP_WORDS:
+                named.add(JUMP_WORDS[key].split()[0])
+                if _music21_key(words.text) not in JUMP_WORDS:
+                    words.text = JUMP_WORDS[key]
+                    count += 1
+        sound = direction.find('sound')
+        if sound is None:
+            continue
+        wanted = None
+        if sound.get('dacapo') == 'yes' and 'D.C.' not in named:
+            wanted = 'D.C. al Fine' if has_fine else ('D.C. al Coda' if has_coda else 'D.C.')
+        elif sound.get('dalsegno') and 'D.S.' not in named:
+            wanted = 'D.S. al Fine' if has_fine else ('D.S. al Coda' if has_coda else 'D.S.')
+        elif sound.get('fine') and 'Fine' not in named:
+            wanted = 'Fine'
+        elif sound.get('tocoda') and 'To' not in named:
+            wanted = 'To Coda'
+        if wanted:
+            direction_type = ET.Element('direction-type')
+            ET.SubElement(direction_type, 'words').text = wanted
+            direction.insert(0, direction_type)
+            count += 1
+    return count
+
+
+def _is_repeat_barline(element):
+    return element.tag == 'barline' and (element.find('repeat') is not None or element.find('ending') is not None)
+
+
+def _is_jump_direction(element):
+    if element.tag != 'direction':
+        return False
+    if any(element.iter('segno')) or any(element.iter('coda')):
+        return True
+    if any(_jump_key(w.text) in JUMP_WORDS for w in element.iter('words')):
+        return True
+    sound = element.find('sound')
+    return sound is not None and any(sound.get(a) for a in ('dacapo', 'dalsegno', 'fine', 'tocoda', 'segno', 'coda'))
+
+
+def copy_repeat_marks(root):
+    """Copies repeat barlines (repeats, endings) and jump directions of a measure into the parts
+    whose same measure (by position) has none of that kind. Returns how many were copied."""
+    parts = root.findall('part')
+    if len(parts) < 2:
+        return 0
+    measures = [part.findall('measure') for part in parts]
+    count = 0
+    for index in range(max(len(m) for m in measures)):
+        row = [m[index] if index < len(m) else None for m in measures]
+        for kind, test in (('barline', _is_repeat_barline), ('direction', _is_jump_direction)):
+            source = next((m for m in row if m is not None and any(test(e) for e in m)), None)
+            if source is None:
+                continue
+            marks = [e for e in source if test(e)]
+            for measure in row:
+                if measure is None or measure is source or any(test(e) for e in measure):
+                    continue
+                for mark in marks:
+                    clone = copy.deepcopy(mark)
+                    if kind == 'direction':
+                        # only the jump: no dynamics or other words, at the measure start
+                        for child in list(clone):
+                            if child.tag in ('staff', 'voice', 'offset'):
+                                clone.remove(child)
+                        measure.insert(0, clone)
+                    elif clone.get('location') == 'left':
+                        measure.insert(0, clone)
+                    else:
+                        measure.append(clone)
+                    count += 1
+    return count
 
 
 # ----------------------------------------------------------------------------------------------
@@ -375,10 +590,9 @@ def build(score, facts, expand, info):
         for index, measure in enumerate(m21part.getElementsByClass(stream.Measure)):
             measure.editorial.etudeIndex = index
             measure.editorial.etudeMeasureNumber = measure.number
-        for element in m21part.recurse().notesAndRests:
+        for element, _measure, onset in notes_with_onsets(m21part):
             if _skipped(element):
                 continue
-            onset = frac(element.getOffsetInHierarchy(m21part))
             grace = bool(element.duration.isGrace)
             duration = Fraction(0) if grace else frac(element.quarterLength)
             members = [element] if element.isRest or not isinstance(element, chord.ChordBase) else list(element.notes)
@@ -399,6 +613,13 @@ def build(score, facts, expand, info):
     if expand:
         has_repeat_marks = any(True for _ in score.recurse().getElementsByClass(
             ['Repeat', 'RepeatBracket', 'RepeatExpression']))
+        # music21's Expander ignores volta brackets in a part that also has a D.C. or D.S.: every
+        # ending is played on every pass, before and after the jump (see README, limitations).
+        info['jumpWithVoltas'] = any(
+            any(True for _ in p.recurse().getElementsByClass(['DaCapo', 'DaCapoAlFine', 'DaCapoAlCoda', 'DalSegno',
+                                                               'DalSegnoAlFine', 'DalSegnoAlCoda']))
+            and any('RepeatBracket' in sp.classes for sp in p.spannerBundle)
+            for p in score.parts)
         if has_repeat_marks:
             try:
                 score = score.expandRepeats()
@@ -425,33 +646,21 @@ def build(score, facts, expand, info):
 
     # 6. ties: the onset-based merge gives the notes; music21's stripTies is the cross-check
     notes = merge_ties_by_onset(unstripped)
-    # (on the sounding copy, in place: its pitches are the sounding ones, so are theirs' keys)
-    if sounding_copy is not None:
+    # music21's stripTies is quadratic in a part's length: past STRIP_TIES_LIMIT notes (a whole
+    # quartet with its repeats, 50,000 notes) the cross-check is skipped and info says so.
+    if len(unstripped) > STRIP_TIES_LIMIT:
+        info['stripTiesSkipped'] = True
+        info['stripTiesDisagreements'] = []
+        info['stripTiesExtraNotes'] = 0
+        info['stripTiesNotes'] = None
+        stripped = None
+    elif sounding_copy is not None:
         sounding_copy.stripTies(inPlace=True)
         stripped = sounding_copy
     else:
         stripped = score.stripTies()
-    theirs_list = collect(stripped, part_ids, facts, sounding=None)
-    pitch_of = lambda n: n['sounding']  # noqa: E731
-    theirs = {}
-    for n in theirs_list:
-        theirs.setdefault((n['part'], n['staff'], n['voice'], n['onset'], n['written'], n['isRest'],
-                           n['isGrace']), []).append(n['duration'])
-    disagreements = []
-    for n in notes:
-        key = (n['part'], n['staff'], n['voice'], n['onset'], pitch_of(n), n['isRest'], n['isGrace'])
-        durations = theirs.get(key)
-        if durations and n['duration'] in durations:
-            durations.remove(n['duration'])
-            continue
-        disagreements.append({'part': n['part'], 'measure': n['measure'], 'voice': n['voice'],
-                              'onsetQuarters': frac_str(n['onset']),
-                              'pitch': pitch_of(n),
-                              'durationQuarters': frac_str(n['duration']),
-                              'stripTies': [frac_str(d) for d in durations] if durations else None})
-    info['stripTiesDisagreements'] = disagreements
-    info['stripTiesExtraNotes'] = sum(len(v) for v in theirs.values())
-    info['stripTiesNotes'] = theirs_list
+    if stripped is not None:
+        strip_ties_cross_check(notes, collect(stripped, part_ids, facts, sounding=None), info)
 
     # 7. tempo map and signatures, on the timeline actually produced
     marks = []
@@ -511,6 +720,59 @@ def build(score, facts, expand, info):
     return result
 
 
+STRIP_TIES_LIMIT = 20000
+
+
+def strip_ties_cross_check(notes, theirs_list, info):
+    """Every note of the onset-based merge that music21's stripTies() does not have alike."""
+    pitch_of = lambda n: n['sounding']  # noqa: E731
+    theirs = {}
+    for n in theirs_list:
+        theirs.setdefault((n['part'], n['staff'], n['voice'], n['onset'], n['written'], n['isRest'],
+                           n['isGrace']), []).append(n['duration'])
+    disagreements = []
+    for n in notes:
+        key = (n['part'], n['staff'], n['voice'], n['onset'], pitch_of(n), n['isRest'], n['isGrace'])
+        durations = theirs.get(key)
+        if durations and n['duration'] in durations:
+            durations.remove(n['duration'])
+            continue
+        disagreements.append({'part': n['part'], 'measure': n['measure'], 'voice': n['voice'],
+                              'onsetQuarters': frac_str(n['onset']),
+                              'pitch': pitch_of(n),
+                              'durationQuarters': frac_str(n['duration']),
+                              'stripTies': [frac_str(d) for d in durations] if durations else None})
+    info['stripTiesDisagreements'] = disagreements
+    info['stripTiesExtraNotes'] = sum(len(v) for v in theirs.values())
+    info['stripTiesNotes'] = theirs_list
+
+
+def notes_with_onsets(m21part):
+    """(element, measure, onset in the part) for every note and rest of a part, in the order of
+    part.recurse().notesAndRests, with offsets added up measure by measure: music21's
+    getOffsetInHierarchy(part) searches the whole part for each note, which takes tens of
+    minutes on a four-movement quartet once stripTies has rebuilt it."""
+    out = []
+    for element in m21part.recurse().notesAndRests:
+        out.append(element)
+    measure_offsets = {}
+    for measure in m21part.getElementsByClass(stream.Measure):
+        measure_offsets[id(measure)] = frac(measure.getOffsetBySite(m21part))
+    result = []
+    for element in out:
+        site = element.activeSite
+        measure = site if isinstance(site, stream.Measure) else None
+        if measure is None and isinstance(site, stream.Voice):
+            measure = site.activeSite if isinstance(site.activeSite, stream.Measure) else None
+        if measure is not None and id(measure) in measure_offsets:
+            onset = measure_offsets[id(measure)] + frac(element.getOffsetInHierarchy(measure))
+        else:
+            measure = element.getContextByClass(stream.Measure)
+            onset = frac(element.getOffsetInHierarchy(m21part))
+        result.append((element, measure, onset))
+    return result
+
+
 def _skipped(element):
     """Not a note of the reference: music21's spacer rests for <forward> (Finale files), chord
     symbols and figured bass (<harmony>, <figured-bass>: music21 files them as zero-length
@@ -540,17 +802,15 @@ def collect(score, part_ids, facts, sounding):
         parallel = None
         if sounding_parts is not None:
             parallel = list(sounding_parts[index].recurse().notesAndRests)
-        for position, element in enumerate(m21part.recurse().notesAndRests):
+        for position, (element, measure, onset) in enumerate(notes_with_onsets(m21part)):
             if _skipped(element):
                 continue
-            measure = element.getContextByClass(stream.Measure)
             site = element.activeSite
             m21voice = str(site.id) if isinstance(site, stream.Voice) else '1'
             try:
                 m21voice = int(m21voice)
             except ValueError:
                 pass
-            onset = frac(element.getOffsetInHierarchy(m21part))
             is_grace = bool(element.duration.isGrace)
             duration = Fraction(0) if is_grace else frac(element.quarterLength)
             base = {
@@ -587,34 +847,44 @@ def collect(score, part_ids, facts, sounding):
 
 
 def merge_ties_by_onset(notes):
-    """Independent tie merge: a pitched, non-grace note whose tie is start/continue joins the
-    note of the same part and written pitch that starts exactly where it ends, same voice
-    preferred, any voice of the part otherwise. A missing stop does not break a tie."""
+    """Independent tie merge: a pitched, non-grace note whose tie is start/continue is joined by
+    the note of the same part and written pitch that starts exactly where it ends: first one of
+    its own voice and staff (over the whole score), then, for a tie still open, one of another
+    voice that no tie of its own voice reached. A missing stop does not break a tie; two voices
+    tying one pitch at the same moment keep their own notes."""
+    tieable = [not n['isRest'] and not n['isGrace'] for n in notes]
     by_start = {}
-    for n in notes:
-        if n['isRest'] or n['isGrace']:
-            continue
-        by_start.setdefault((n['part'], n['written'], n['onset']), []).append(n)
-    absorbed = set()
-    merged = []
-    ordered = sorted((n for n in notes), key=lambda n: n['onset'])
-    for n in ordered:
-        if id(n) in absorbed:
-            continue
-        current = dict(n)
-        current['merged'] = 1
-        tail = n
-        while not tail['isRest'] and not tail['isGrace'] and tail['tie'] in ('start', 'continue'):
-            end = tail['onset'] + tail['duration']
-            candidates = [c for c in by_start.get((n['part'], n['written'], end), []) if id(c) not in absorbed]
-            if not candidates:
+    order = sorted(range(len(notes)), key=lambda i: notes[i]['onset'])
+    for i in order:
+        if tieable[i]:
+            n = notes[i]
+            by_start.setdefault((n['part'], n['written'], n['onset']), []).append(i)
+    following = {}
+    joined = set()
+    for same_voice_only in (True, False):
+        for i in order:
+            n = notes[i]
+            if not tieable[i] or n['tie'] not in ('start', 'continue') or i in following or n['duration'] <= 0:
+                continue
+            for c in by_start.get((n['part'], n['written'], n['onset'] + n['duration']), []):
+                if c in joined:
+                    continue
+                if same_voice_only and (notes[c]['voice'] != n['voice'] or notes[c]['staff'] != n['staff']):
+                    continue
+                following[i] = c
+                joined.add(c)
                 break
-            same = [c for c in candidates if c['voice'] == n['voice'] and c['staff'] == n['staff']]
-            chosen = (same or candidates)[0]
-            absorbed.add(id(chosen))
-            current['duration'] = current['duration'] + chosen['duration']
+    merged = []
+    for i in order:
+        if i in joined:
+            continue
+        current = dict(notes[i])
+        current['merged'] = 1
+        link = following.get(i)
+        while link is not None:
+            current['duration'] = current['duration'] + notes[link]['duration']
             current['merged'] += 1
-            tail = chosen
+            link = following.get(link)
         merged.append(current)
     return merged
 

@@ -127,6 +127,16 @@ OWN = {
     'etude-transpose-octave.xml': 'octave-change alone (guitar, piccolo) and with chromatic (bass clarinet, -14)',
     'etude-ties.xml': 'partial chord ties, slurs between equal pitches, an enharmonic tie, ties in a second voice, '
                       'a tie into a two-voice measure, a tie stop without start',
+    'etude-ties-two-voices.xml': 'both hands tie the same pitch at the same moment, for different lengths '
+                                 '(Schumann, Dichterliebe no. 2)',
+    'etude-chord-member-duration.xml': 'a chord member with a stray <duration> that its type and its chord '
+                                       'contradict, and no <voice> (Schubert, Der Lindenbaum)',
+    'etude-jump-words.xml': 'D.C. al Fine and Fine in words only (over a line break), marks in the first part '
+                            'only (Clara Schumann, op. 1; Handel, Rinaldo)',
+    'etude-overfull-bar.xml': 'a 9/8 bar with a filler rest of 59/672 quarter past its end, then a bar overfull '
+                              'by an eighth (Beethoven op. 18 no. 1, ii)',
+    'etude-zero-forward.xml': 'a <forward> of duration 0 in a second voice (moves nothing; music21 made it a '
+                              'quarter rest: Haydn op. 1 no. 1, Schumann op. 41 no. 1)',
 }
 
 
@@ -370,6 +380,77 @@ def own_fixtures():
             ('4', [n('A4', 4, 'half', tie=('stop',)), n('B4', 4, 'half'),
                    '<backup><duration>8</duration></backup>', n('C4', 8, 'whole', voice=2)]),
             ('5', [n('C5', 4, 'half', tie=('stop',)), n('C5', 4, 'half'), final]),
+        ])])
+    files['etude-ties-two-voices.xml'] = score(
+        'Both hands tie A4 at the same moment. Measure 1: the right hand (voice 1, staff 1) has A4 '
+        'tied for one eighth into another eighth, then a quarter rest; the left hand (voice 3, staff 2) '
+        'has A4 tied through both eighths into measure 2. Measure 2: the left hand ties on for a '
+        'half; the right hand plays A4 (not tied) and rests. Right hand: A4 for a quarter, A4 again; '
+        'left hand: one A4 of 3 quarters.',
+        [('P1', 'Piano', [
+            ('1', [attributes(2, beats=2, clef=['G2', 'F4'], staves=2),
+                   n('A4', 1, 'eighth', staff=1, tie=('start',)), n('A4', 1, 'eighth', staff=1, tie=('stop',)),
+                   n(None, 2, 'quarter', staff=1),
+                   '<backup><duration>4</duration></backup>',
+                   n('A4', 1, 'eighth', voice=3, staff=2, tie=('start',)),
+                   n('A4', 1, 'eighth', voice=3, staff=2, tie=('stop', 'start')),
+                   n('A4', 2, 'quarter', voice=3, staff=2, tie=('stop', 'start'))]),
+            ('2', [n('A4', 2, 'quarter', staff=1), n(None, 2, 'quarter', staff=1),
+                   '<backup><duration>4</duration></backup>',
+                   n('A4', 2, 'quarter', voice=3, staff=2, tie=('stop',)), n(None, 2, 'quarter', voice=3, staff=2),
+                   final]),
+        ])])
+
+    files['etude-chord-member-duration.xml'] = score(
+        'Measure 1 (3/4, divisions 256): a chord E2 B2 in voice 3 on staff 2. B2 says 512 divisions, '
+        'but its type (a dotted half) and its chord say 768, and it has no voice element; it is tied to B2 '
+        'in measure 2. B2 sounds 3 + 1 quarters.',
+        [('P1', 'Piano', [
+            ('1', [attributes(256, beats=3, clef=['G2', 'F4'], staves=2),
+                   n(None, 768, 'half', staff=1, dots=1), '<backup><duration>768</duration></backup>',
+                   n('E2', 768, 'half', voice=3, staff=2, dots=1),
+                   n('B2', 512, 'half', voice=3, staff=2, chord=True, dots=1, tie=('start',)).replace(
+                       '<voice>3</voice>', '')]),
+            ('2', [n(None, 768, 'half', staff=1, dots=1), '<backup><duration>768</duration></backup>',
+                   n('B2', 256, 'quarter', voice=3, staff=2, tie=('stop',)), n('D3', 512, 'half', voice=3, staff=2),
+                   final]),
+        ])])
+
+    dc_words = '<direction placement="below"><direction-type><words>D.C.\n al  Fine</words></direction-type></direction>'
+    files['etude-jump-words.xml'] = score(
+        'Jumps given in words only, with no sound element: Fine at measure 2, "D.C. al Fine" (written over a '
+        'line break) at measure 3, in the violin part only; the cello follows the same marks. '
+        'Performance: 1 2 3 1 2.',
+        [('P1', 'Violin', [
+            ('1', [attributes(1, beats=2), n('E5', 2, 'half')]),
+            ('2', [n('F5', 2, 'half'), direction('Fine', placement='below')]),
+            ('3', [n('G5', 2, 'half'), dc_words, final]),
+        ]), ('P2', 'Violoncello', [
+            ('1', [attributes(1, beats=2, clef='F4'), n('C3', 2, 'half')]),
+            ('2', [n('D3', 2, 'half')]),
+            ('3', [n('E3', 2, 'half'), final]),
+        ])])
+
+    files['etude-overfull-bar.xml'] = score(
+        'Measure 1 (9/8, divisions 672): A4 dotted half and dotted quarter fill the bar (3024), then '
+        'a rest of 59 divisions with no type (a writer\'s filler): the bar still lasts 9/8. Measure 2: '
+        'the same and an eighth rest more (3360): a whole eighth is meant, the bar lasts 5 quarters. '
+        'Measure 3 starts at 19/2.',
+        [('P1', 'Violin', [
+            ('1', [attributes(672, beats=9, beat_type=8), n('A4', 2016, 'half', dots=1), n('A4', 1008, 'quarter', dots=1),
+                   '<note><rest/><duration>59</duration><voice>1</voice></note>']),
+            ('2', [n('B4', 2016, 'half', dots=1), n('B4', 1008, 'quarter', dots=1), n(None, 336, 'eighth')]),
+            ('3', [n('C5', 2016, 'half', dots=1), n('C5', 1008, 'quarter', dots=1), final]),
+        ])])
+    files['etude-zero-forward.xml'] = score(
+        'Measure 1: voice 1 a whole C5; voice 3 a quarter G4 and twelve 32nd notes A4/G4 without a '
+        'type, then a forward of duration 0, which moves nothing. Measure 2 starts at 4 in every voice.',
+        [('P1', 'Violin', [
+            ('1', [attributes(8), n('C5', 32, 'whole'), '<backup><duration>32</duration></backup>',
+                   n('G4', 8, 'quarter', voice=3)]
+             + [n('A4' if k % 2 == 0 else 'G4', 2, '16th', voice=3).replace('<type>16th</type>', '') for k in range(12)]
+             + ['<forward><duration>0</duration><voice>3</voice></forward>']),
+            ('2', [n('D5', 32, 'whole'), final]),
         ])])
     return files
 

@@ -17,4 +17,12 @@ struct Etude: AsyncParsableCommand {
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
     ]
   )
+
+  /// The entry point: `etude score` with plain arguments runs at once (see
+  /// ``ScoreCommand/runPlain(_:)``); everything else goes through the standard parser.
+  static func main() async {
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "score", ScoreCommand.runPlain(Array(arguments.dropFirst())) { return }
+    await main(nil)
+  }
 }

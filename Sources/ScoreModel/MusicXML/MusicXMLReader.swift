@@ -39,6 +39,8 @@ struct MusicXMLReader {
     /// Tempo marks: position inside the measure and quarter notes per minute.
     var tempos: [(position: Rational, bpm: Double)] = []
     var repeats = RepeatMarks()
+    /// Jumps named only by words ("D.C. al Fine"), used when ``MusicXMLOptions/readsJumpWords``.
+    var wordJumps = RepeatMarks()
     var layout = MeasureLayout()
   }
 
@@ -50,6 +52,8 @@ struct MusicXMLReader {
   private(set) var staffCounts: [Int] = []
   /// Each part's content length of each measure, in quarter notes (0 when empty).
   private(set) var partLengths: [[Rational]] = []
+  /// Each part's bar length (its time signature) at the end of each measure, in quarter notes.
+  private(set) var partBars: [[Rational]] = []
   private(set) var defaults = PageDefaults()
   private(set) var title = ""
 
@@ -127,6 +131,8 @@ struct MusicXMLReader {
     var staves = 1
     /// Open slurs by voice.
     var openSlurs: [Int: Set<String>] = [:]
+    /// Tablature tunings by staff number.
+    var tunings: [Int: StringTuning] = [:]
     var transpose: Int { chromatic + 12 * octaveChange }
   }
 
@@ -134,6 +140,7 @@ struct MusicXMLReader {
     var state = PartState()
     var firstTranspose: Int?
     var lengths: [Rational] = []
+    var bars: [Rational] = []
     let partPath = "\(document.name)/part[\(part.id)]"
     for (measureIndex, measureElement) in element.children("measure").enumerated() {
       let number = measureElement[attribute: "number"] ?? String(measureIndex + 1)
@@ -146,6 +153,8 @@ struct MusicXMLReader {
       var end = Rational.zero
       var lastOnset = Rational.zero
       var noteIndex = 0
+      /// The first note of the chord being read (a `<chord/>` note joins it).
+      var chordHead: Note?
       var measureNotes: [Note] = []
       if let width = measureElement[attribute: "width"].flatMap(Double.init), measure.layout.width == nil {
         measure.layout.width = width
@@ -158,11 +167,16 @@ struct MusicXMLReader {
           if firstTranspose == nil, child.child("transpose") != nil { firstTranspose = state.transpose }
         case "note":
           noteIndex += 1
-          let notePath = "\(path)/note[\(noteIndex)]"
-          guard var note = try readNote(child, path: notePath, state: &state, part: index, measure: measureIndex) else { continue }
           let isChord = child.child("chord") != nil
+          guard
+            var note = try readNote(
+              child, path: "\(path)/note[\(noteIndex)]", state: &state, part: index, measure: measureIndex, chordHead: isChord ? chordHead : nil)
+          else { continue }
           note.onset = isChord ? lastOnset : cursor
-          if !isChord { lastOnset = cursor }
+          if !isChord {
+            lastOnset = cursor
+            chordHead = note
+          }
           if !isChord, !note.isGrace { cursor += note.duration }
           end = max(end, note.onset + note.duration, cursor)
           if child.child("cue") == nil { measureNotes.append(note) }
@@ -188,23 +202,25 @@ struct MusicXMLReader {
       measure.length = max(measure.length, end)
       measures[measureIndex] = measure
       lengths.append(end)
+      bars.append(state.barLength)
       notes += measureNotes
     }
     staffCounts.append(state.staves)
     partLengths.append(lengths)
+    partBars.append(bars)
     part.transposeSemitones = firstTranspose ?? 0
   }
 
-  private func duration(_ element: XMLTree.Element, path: String, state: PartState) throws(ScoreModelError) -> Rational {
+  private func duration(_ element: XMLTree.Element, path: @autoclosure () -> String, state: PartState) throws(ScoreModelError) -> Rational {
     guard let text = element.text(of: "duration") else {
-      throw .invalidMusicXML(path: path, line: element.line, reason: "missing <duration>")
+      throw .invalidMusicXML(path: path(), line: element.line, reason: "missing <duration>")
     }
     guard let divisions = state.divisions else {
-      throw .invalidMusicXML(path: path + "/duration", line: element.line, reason: "a duration before any <divisions> is set")
+      throw .invalidMusicXML(path: path() + "/duration", line: element.line, reason: "a duration before any <divisions> is set")
     }
     // Durations are whole numbers of divisions; some writers emit decimals, which are rounded.
     guard let value = Double(text), value.isFinite, value >= 0, value <= 1e7 else {
-      throw .invalidMusicXML(path: path + "/duration", line: element.line, reason: "expected a non-negative number of divisions, found \"\(text)\"")
+      throw .invalidMusicXML(path: path() + "/duration", line: element.line, reason: "expected a non-negative number of divisions, found \"\(text)\"")
     }
     return Rational(Int(value.rounded()), divisions)
   }
@@ -234,7 +250,12 @@ struct MusicXMLReader {
       if length > .zero {
         state.barLength = length
         if isFirstPart || measure.timeSignature == nil {
-          measure.timeSignature = (numeratorSum, denominators.first ?? 4)
+          // A composite signature (3/8+2/8+3/4) is its bar length over the beat types' common
+          // denominator (11/8); a plain one stays as written.
+          var common = 1
+          for beatType in denominators where beatType > 0 && beatType <= 1024 { common = Self.lcm(common, beatType) }
+          let numerator = length * Rational(common, 4)
+          measure.timeSignature = numerator.isInteger ? (numerator.numerator, common) : (numeratorSum, denominators.first ?? 4)
         }
       }
     }
@@ -242,6 +263,12 @@ struct MusicXMLReader {
     if let key = element.child("key"), let fifths = key.text(of: "fifths").flatMap(Int.init), measure.key == nil {
       let minor = key.text(of: "mode") == "minor"
       measure.key = Key(signature: max(-7, min(7, fifths)), minor: minor)
+    }
+    for details in element.children("staff-details") {
+      let staff = details[attribute: "number"].flatMap(Int.init) ?? 1
+      var tuning = state.tunings[staff] ?? StringTuning(lines: 5)
+      tuning.read(details)
+      state.tunings[staff] = tuning
     }
     if let transpose = element.child("transpose") {
       state.chromatic = transpose.text(of: "chromatic").flatMap { Double($0) }.map { Int($0.rounded()) } ?? 0
@@ -251,37 +278,54 @@ struct MusicXMLReader {
     }
   }
 
+  /// Reads one `<note>`; `chordHead` is the chord's first note when this one carries `<chord/>`.
+  ///
+  /// A chord member without `<voice>` or `<staff>` takes its chord's. Its duration is its chord's
+  /// unless its own note type (with dots and tuplet ratio) confirms a different `<duration>`: the
+  /// format lets a chord note be shorter, but a writer's stray value (a dotted half of 512 where
+  /// the chord and the type say 768) is not meant to cut the note short. A note without
+  /// `<duration>` lasts what its type says (tablature files omit it).
   private func readNote(
-    _ element: XMLTree.Element, path: String, state: inout PartState, part: Int, measure: Int
+    _ element: XMLTree.Element, path: @autoclosure () -> String, state: inout PartState, part: Int, measure: Int, chordHead: Note?
   ) throws(ScoreModelError) -> Note? {
     let isGrace = element.child("grace") != nil
-    let voice = element.text(of: "voice").flatMap(Int.init) ?? 1
-    let staff = element.text(of: "staff").flatMap(Int.init) ?? 1
+    let voice = element.text(of: "voice").flatMap(Int.init) ?? chordHead?.voice ?? 1
+    let staff = element.text(of: "staff").flatMap(Int.init) ?? chordHead?.staff ?? 1
     var duration = Rational.zero
     if !isGrace {
-      duration = try self.duration(element, path: path, state: state)
+      if element.child("duration") == nil, let typed = Self.typeQuarters(element) {
+        duration = typed
+      } else {
+        duration = try self.duration(element, path: path(), state: state)
+      }
+      if let head = chordHead, !head.isGrace, duration != head.duration, Self.typeQuarters(element) != duration {
+        duration = head.duration
+      }
     }
     var notated: SpelledNote?
     if let pitch = element.child("pitch") {
-      guard let step = pitch.text(of: "step"), let first = step.uppercased().first, let letter = Letter(character: first),
+      guard let step = pitch.text(of: "step"), let letter = Self.letter(step),
         let octave = pitch.text(of: "octave").flatMap(Int.init), (-1...9).contains(octave)
       else {
-        throw .invalidMusicXML(path: path + "/pitch", line: pitch.line, reason: "expected a step A-G and an octave -1...9")
+        throw .invalidMusicXML(path: path() + "/pitch", line: pitch.line, reason: "expected a step A-G and an octave -1...9")
       }
       let alter = pitch.text(of: "alter").flatMap(Double.init).map { Int($0.rounded()) } ?? 0
       guard let accidental = Accidental(semitones: max(-3, min(3, alter))) else {
-        throw .invalidMusicXML(path: path + "/pitch/alter", line: pitch.line, reason: "alter \(alter)")
+        throw .invalidMusicXML(path: path() + "/pitch/alter", line: pitch.line, reason: "alter \(alter)")
       }
       notated = SpelledNote(letter, accidental, octave: octave)
     } else if let unpitched = element.child("unpitched") {
       // Percussion: the display position stands for the pitch.
-      if let step = unpitched.text(of: "display-step"), let first = step.uppercased().first, let letter = Letter(character: first),
+      if let step = unpitched.text(of: "display-step"), let letter = Self.letter(step),
         let octave = unpitched.text(of: "display-octave").flatMap(Int.init), (-1...9).contains(octave)
       {
         notated = SpelledNote(letter, octave: octave)
       }
     } else if element.child("rest") == nil {
-      throw .invalidMusicXML(path: path, line: element.line, reason: "a note with no <pitch>, <unpitched> or <rest>")
+      guard let fretted = try tablaturePitch(element, path: path(), state: state) else {
+        throw .invalidMusicXML(path: path(), line: element.line, reason: "a note with no <pitch>, <unpitched>, <rest> or string and fret")
+      }
+      notated = fretted
     }
     // Ties (the sounding <tie>, or the notated <tied> when a writer gives only that).
     let ties = element.children("tie").compactMap { $0[attribute: "type"] }
@@ -316,12 +360,76 @@ struct MusicXMLReader {
         }
       }
     }
-    articulations = ScoreNote.Articulation.allCases.filter(articulations.contains)
+    if articulations.count > 1 { articulations = ScoreNote.Articulation.allCases.filter(articulations.contains) }
     return Note(
       part: part, measure: measure, voice: voice, staff: staff, onset: .zero, duration: duration, notated: notated,
       transpose: state.transpose, isGrace: isGrace, tieStart: tieTypes.contains("start"), tieStop: tieTypes.contains("stop"),
       isSlurred: slurred, articulations: articulations, defaultX: element[attribute: "default-x"].flatMap(Double.init),
       defaultY: element[attribute: "default-y"].flatMap(Double.init), line: element.line)
+  }
+
+  /// The least common multiple of two positive numbers (capped: beat types are powers of two in
+  /// practice, at most 1024).
+  static func lcm(_ a: Int, _ b: Int) -> Int {
+    var (x, y) = (a, b)
+    while y != 0 { (x, y) = (y, x % y) }
+    return min(a / x * b, 1 << 20)
+  }
+
+  /// The letter of a `<step>` such as `C` (or `c`), from its first character.
+  static func letter(_ step: String) -> Letter? {
+    guard let byte = step.utf8.first else { return nil }
+    let upper = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte - 32 : byte
+    return Letter(character: Character(Unicode.Scalar(upper)))
+  }
+
+  /// Quarter notes per note type, `maxima` to `1024th`.
+  static let typeLengths: [String: Rational] = [
+    "maxima": 32, "long": 16, "breve": 8, "whole": 4, "half": 2, "quarter": 1, "eighth": Rational(1, 2),
+    "16th": Rational(1, 4), "32nd": Rational(1, 8), "64th": Rational(1, 16), "128th": Rational(1, 32),
+    "256th": Rational(1, 64), "512th": Rational(1, 128), "1024th": Rational(1, 256),
+  ]
+
+  /// What a note's `<type>`, `<dot>`s and `<time-modification>` make its length, in quarter
+  /// notes, or `nil` without a known type.
+  static func typeQuarters(_ note: XMLTree.Element) -> Rational? {
+    guard let type = note.text(of: "type"), var length = typeLengths[type] else { return nil }
+    var dot = length * Rational(1, 2)
+    for _ in note.children("dot").prefix(8) {
+      length += dot
+      dot = dot * Rational(1, 2)
+    }
+    if let modification = note.child("time-modification"),
+      let actual = modification.text(of: "actual-notes").flatMap(Int.init),
+      let normal = modification.text(of: "normal-notes").flatMap(Int.init),
+      (1...1000).contains(actual), (1...1000).contains(normal)
+    {
+      length = length * Rational(normal, actual)
+    }
+    return length
+  }
+
+  /// The pitch of a tablature note given only by `<string>` and `<fret>`: the open string's
+  /// `<staff-tuning>` (from the staff's `<staff-details>`, standard six-string guitar tuning E2 A2
+  /// D3 G3 B3 E4 when the file gives none) raised by the fret and the `<capo>`, or `nil` when the
+  /// note has no string and fret.
+  private func tablaturePitch(_ element: XMLTree.Element, path: @autoclosure () -> String, state: PartState) throws(ScoreModelError) -> SpelledNote? {
+    guard let technical = element.children("notations").lazy.compactMap({ $0.child("technical") }).first,
+      let string = technical.text(of: "string").flatMap(Int.init), let fret = technical.text(of: "fret").flatMap(Int.init)
+    else { return nil }
+    let staff = element.text(of: "staff").flatMap(Int.init) ?? 1
+    let tuning = state.tunings[staff] ?? StringTuning.standardGuitar
+    // Strings count from the highest; tuning lines from the bottom.
+    let line = tuning.lines + 1 - string
+    guard let open = tuning.openStrings[line], (0...48).contains(fret) else {
+      throw .invalidMusicXML(
+        path: path() + "/notations/technical", line: element.line,
+        reason: "string \(string), fret \(fret): no such string in a tuning of \(tuning.lines) lines")
+    }
+    guard let pitch = MIDINote(open + fret + tuning.capo) else {
+      throw .invalidMusicXML(path: path() + "/notations/technical", line: element.line, reason: "string \(string), fret \(fret) is outside MIDI")
+    }
+    return SpelledNote(midi: pitch)
   }
 
   private func readDirection(_ element: XMLTree.Element, at cursor: Rational, state: PartState, measure: inout Measure) {
@@ -338,6 +446,7 @@ struct MusicXMLReader {
       if !hasSoundTempo, let metronome = type.child("metronome"), let bpm = Self.metronomeQuarterBPM(metronome) {
         measure.tempos.append((position, bpm))
       }
+      for words in type.children("words") { measure.wordJumps.read(words: words.text) }
       if type.child("segno") != nil { measure.repeats.segno = true }
       if type.child("coda") != nil { measure.repeats.coda = true }
     }

@@ -3,11 +3,14 @@ import Foundation
 /// What a measure says about the order of performance: repeat barlines, volta endings, and the
 /// jumps (to coda, fine, da capo, dal segno) from `<sound>` attributes, MusicXML's playback
 /// semantics, with their targets from `<sound segno|coda>` or the `<segno>` and `<coda>` marks.
-/// Words such as "D.C. al Fine" are display only, as the format intends: a file that prints them
-/// without the matching `<sound>` is played straight through (as music21 reads it too).
+/// Words such as "D.C. al Fine" are read apart (``read(words:)``, into a second set of marks):
+/// many files print them without the matching `<sound>`, and a player obeys the words.
 struct RepeatMarks: Sendable, Hashable {
   /// A forward repeat at the start of the measure.
   var forward = false
+  /// A forward repeat on the measure's right barline: the repeated section starts with the next
+  /// measure (some writers put the start-repeat sign at the end of the bar before).
+  var forwardAfter = false
   /// A backward repeat at its end, and how many times the section is played.
   var backward = false
   var times = 2
@@ -24,6 +27,7 @@ struct RepeatMarks: Sendable, Hashable {
   mutating func read(barline: XMLTree.Element) {
     if let repeatMark = barline.child("repeat") {
       switch repeatMark[attribute: "direction"] {
+      case "forward" where barline[attribute: "location"] == "right": forwardAfter = true
       case "forward": forward = true
       case "backward":
         backward = true
@@ -49,6 +53,40 @@ struct RepeatMarks: Sendable, Hashable {
     if sound[attribute: "fine"] != nil { fine = true }
     if sound[attribute: "dacapo"] == "yes" { daCapo = true }
     if sound[attribute: "dalsegno"] != nil { dalSegno = true }
+  }
+
+  /// Reads the jump a `<words>` direction names, as a player would: "D.C.", "Da Capo" (also "…
+  /// al Fine", "… al Coda"), "D.S.", "Dal Segno" (likewise), "Fine", "To Coda" (the jump to the
+  /// coda), "Coda" (its target) and "Segno". Case, spaces, line breaks and full stops do not
+  /// matter; any other text is not a jump.
+  ///
+  /// - Returns: Whether the text named a jump or a target.
+  @discardableResult
+  mutating func read(words text: String) -> Bool {
+    let key = String(text.lowercased().unicodeScalars.filter { !$0.properties.isWhitespace && $0 != "." }.map(Character.init))
+    switch key {
+    case "dc", "dacapo", "dcalfine", "dacapoalfine", "dcalcoda", "dacapoalcoda": daCapo = true
+    case "ds", "dalsegno", "dsalfine", "dalsegnoalfine", "dsalcoda", "dalsegnoalcoda": dalSegno = true
+    case "fine": fine = true
+    case "tocoda", "alcoda": toCoda = true
+    case "coda": coda = true
+    case "segno": segno = true
+    default: return false
+    }
+    return true
+  }
+
+  /// These marks with the jumps and targets of `other` added (repeat barlines and endings are
+  /// taken from `self`).
+  func addingJumps(of other: RepeatMarks) -> RepeatMarks {
+    var out = self
+    out.segno = segno || other.segno
+    out.coda = coda || other.coda
+    out.toCoda = toCoda || other.toCoda
+    out.fine = fine || other.fine
+    out.daCapo = daCapo || other.daCapo
+    out.dalSegno = dalSegno || other.dalSegno
+    return out
   }
 
   /// Ending numbers such as `1`, `1, 2` or `1-3`.
@@ -117,7 +155,7 @@ struct RepeatMarks: Sendable, Hashable {
     var sectionStarts = Array(repeating: 0, count: n)
     var lastForward = 0
     for k in 0..<n {
-      if marks[k].forward { lastForward = k }
+      if marks[k].forward || (k > 0 && marks[k - 1].forwardAfter) { lastForward = k }
       sectionStarts[k] = lastForward
       if marks[k].backward { lastForward = 0 }
     }

@@ -71,11 +71,11 @@ extension Score {
     // overfull one longer), or a bar when it is empty. Each part keeps its own timeline, as
     // music21 reads it, so that a writer's error in one part does not move the others; they
     // agree in any well-formed score. The score's measures and tempos follow the first part.
-    let order = options.expandsRepeats ? RepeatMarks.performanceOrder(measures.map(\.repeats)) : Array(measures.indices)
-    func timeline(_ contents: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
+    let repeatMarks = measures.map { options.readsJumpWords ? $0.repeats.addingJumps(of: $0.wordJumps) : $0.repeats }
+    let order = options.expandsRepeats ? RepeatMarks.performanceOrder(repeatMarks) : Array(measures.indices)
+    func timeline(_ contents: [Rational], _ bars: [Rational]) -> (lengths: [Rational], onsets: [Rational]) {
       let lengths = measures.indices.map { m in
-        let content = m < contents.count ? contents[m] : .zero
-        return content > .zero ? content : measures[m].barLength
+        Self.playedLength(content: m < contents.count ? contents[m] : .zero, bar: m < bars.count ? bars[m] : measures[m].barLength)
       }
       var onsets: [Rational] = []
       var position = Rational.zero
@@ -85,8 +85,8 @@ extension Score {
       }
       return (lengths, onsets)
     }
-    let partTimelines = reader.partLengths.map(timeline)
-    let (lengths, onsets) = partTimelines.first ?? timeline([])
+    let partTimelines = zip(reader.partLengths, reader.partBars).map(timeline)
+    let (lengths, onsets) = partTimelines.first ?? timeline([], [])
 
     // Tempo marks in performance order; the default before the first.
     var marks: [(quarters: Rational, bpm: Double)] = []
@@ -114,7 +114,8 @@ extension Score {
     // Measures, signatures and keys along the timeline.
     var lastTime: (Int, Int)?
     var lastKey: Key?
-    var timeInForce: (Int, Int) = (4, 4)
+    // No signature until the score gives one (a score without <time> has none).
+    var timeInForce: (Int, Int)?
     for (played, m) in order.enumerated() {
       let measure = measures[m]
       score.measures.append(
@@ -122,9 +123,9 @@ extension Score {
           number: measure.number, notationIndex: m, onset: onsets[played], duration: lengths[m],
           onsetSeconds: score.seconds(atQuarter: onsets[played])))
       if let signature = measure.timeSignature { timeInForce = signature }
-      if lastTime.map({ $0 != timeInForce }) ?? true {
-        score.timeSignatures.append(TimeSignature(quarters: onsets[played], numerator: timeInForce.0, denominator: timeInForce.1))
-        lastTime = timeInForce
+      if let time = timeInForce, lastTime.map({ $0 != time }) ?? true {
+        score.timeSignatures.append(TimeSignature(quarters: onsets[played], numerator: time.0, denominator: time.1))
+        lastTime = time
       }
       if let key = measure.key, key != lastKey {
         score.keySignatures.append(KeySignature(quarters: onsets[played], key: key))
@@ -136,7 +137,15 @@ extension Score {
     let layout = ScoreLayout(measures: measures, lengths: lengths, defaults: reader.defaults, staffCounts: reader.staffCounts)
     var byMeasure = Array(repeating: [Int](), count: measures.count)
     for (index, note) in reader.notes.enumerated() where note.measure < measures.count { byMeasure[note.measure].append(index) }
-    var built: [(note: ScoreNote, tieStart: Bool, tieStop: Bool, order: Int)] = []
+    // Measure numbers as notes carry them: the number's leading digits ("12a" is 12); one without
+    // (an implicit measure "X1") carries the number of the bar it continues.
+    var numbers: [Int] = []
+    for (index, measure) in measures.enumerated() {
+      let digits = measure.number.prefix { $0.isASCII && $0.isNumber }
+      numbers.append(Int(digits.prefix(9)) ?? (index > 0 ? numbers[index - 1] : 1))
+    }
+    var built: [(note: ScoreNote, tieStart: Bool, order: Int)] = []
+    built.reserveCapacity(reader.notes.count * order.count / max(1, measures.count) + 16)
     for (played, m) in order.enumerated() {
       for index in byMeasure[m] {
         let source = reader.notes[index]
@@ -158,48 +167,107 @@ extension Score {
         let onset = partTimelines[source.part].onsets[played] + source.onset
         let (x, y) = layout.position(of: source, measureLength: partTimelines[source.part].lengths[m])
         let note = ScoreNote(
-          part: reader.parts[source.part].id, measure: Int(measures[m].number) ?? m + 1, voice: source.voice,
+          part: reader.parts[source.part].id, measure: numbers[m], voice: source.voice,
           staff: source.staff, onset: onset, duration: source.duration, onsetSeconds: 0, durationSeconds: 0,
           writtenPitch: written, soundingPitch: sounding, spelling: spelling, isGrace: source.isGrace,
           isSlurred: source.isSlurred, articulations: source.articulations, x: x, y: y)
-        built.append((note, source.tieStart, source.tieStop, built.count))
+        built.append((note, source.tieStart, built.count))
       }
     }
-    built.sort { ($0.note.onset, $0.order) < ($1.note.onset, $1.order) }
-    var merged: [ScoreNote] = []
-    merged.reserveCapacity(built.count)
-    // Open ties by part and sounding pitch: the index in `merged` of the note to extend.
-    var open: [String: Int] = [:]
-    for entry in built {
-      guard let pitch = entry.note.soundingPitch, !entry.note.isGrace else {
-        merged.append(entry.note)
-        continue
-      }
-      let key = "\(entry.note.part)#\(pitch.rawValue)"
-      // A tie start continues into the next note of its pitch that begins where it ends, with or
-      // without a tie stop (writers forget the stop; music21 merges them too).
-      if let target = open[key], merged[target].end == entry.note.onset {
-        merged[target].duration += entry.note.duration
-        merged[target].isTied = true
-        merged[target].isSlurred = merged[target].isSlurred || entry.note.isSlurred
-        if !entry.tieStart { open[key] = nil }
-        continue
-      }
-      merged.append(entry.note)
-      open[key] = entry.tieStart ? merged.count - 1 : nil
+    // Sorted by onset (stable); indices are sorted, the large notes are moved once.
+    let byOnset = built.indices.sorted { a, b in
+      let (x, y) = (built[a].note.onset, built[b].note.onset)
+      return x == y ? a < b : x < y
     }
+    var merged = mergeTies(byOnset.map { (built[$0].note, built[$0].tieStart) })
+    built = []
     for i in merged.indices {
       let start = score.seconds(atQuarter: merged[i].onset)
       merged[i].onsetSeconds = start
       merged[i].durationSeconds = score.seconds(atQuarter: merged[i].end) - start
     }
     let partOrder = Dictionary(reader.parts.enumerated().map { ($0.element.id, $0.offset) }, uniquingKeysWith: { a, _ in a })
-    // Onset, part, grace notes before the notes they lead to, pitch (rests first).
-    score.notes = merged.enumerated().sorted { a, b in
-      let left = (a.element.onset, partOrder[a.element.part] ?? 0, a.element.isGrace ? 0 : 1, a.element.soundingPitch?.rawValue ?? -1, a.offset)
-      let right = (b.element.onset, partOrder[b.element.part] ?? 0, b.element.isGrace ? 0 : 1, b.element.soundingPitch?.rawValue ?? -1, b.offset)
-      return left < right
-    }.map(\.element)
+    // Onset, part, grace notes before the notes they lead to, pitch (rests first), then the order
+    // so far; the keys are computed once per note.
+    let keys = merged.map { note in
+      (partOrder[note.part] ?? 0, note.isGrace ? 0 : 1, note.soundingPitch?.rawValue ?? -1)
+    }
+    let final = merged.indices.sorted { a, b in
+      let (x, y) = (merged[a].onset, merged[b].onset)
+      if x != y { return x < y }
+      let (left, right) = (keys[a], keys[b])
+      return left != right ? left < right : a < b
+    }
+    score.notes = final.map { merged[$0] }
     return score
+  }
+
+  /// How long a measure lasts, in quarter notes: as long as its content (a pickup or a final
+  /// short bar is shorter, an overfull one longer), a full bar when it is empty, and a full bar
+  /// too when its content overruns the bar by a stray amount: at most half a quarter and no
+  /// multiple of a 64th note or of a 32nd-note triplet (a writer's filler rest of 59/672, a
+  /// rounded tuplet), which no rhythm means and which would shift every later measure.
+  static func playedLength(content: Rational, bar: Rational) -> Rational {
+    guard content > .zero else { return bar }
+    let overrun = content - bar
+    if overrun > .zero, overrun <= Rational(1, 2), !(overrun * 16).isInteger, !(overrun * 12).isInteger {
+      return bar
+    }
+    return content
+  }
+
+  /// Tied notes merged into one sounding note, from notes sorted by onset.
+  ///
+  /// A pitched, non-grace note whose tie starts (or continues) is joined by a note of the same
+  /// part and pitch that starts exactly where it ends: first one of its own voice and staff, over
+  /// the whole score; then, for a tie still open, one of another voice that no tie of its own voice
+  /// reached (a tie into a bar where the line changes voice). Joined notes are one note as long as
+  /// the chain. A missing tie stop does not break a tie (writers forget it), a stop without a
+  /// start does nothing, and two voices tying the same pitch at the same time keep their own
+  /// notes.
+  static func mergeTies(_ notes: [(note: ScoreNote, tieStart: Bool)]) -> [ScoreNote] {
+    struct Start: Hashable {
+      var part: String
+      var pitch: Int
+      var onset: Rational
+    }
+    func tieable(_ index: Int) -> Bool { notes[index].note.soundingPitch != nil && !notes[index].note.isGrace }
+    var starts: [Start: [Int]] = [:]
+    starts.reserveCapacity(notes.count)
+    for index in notes.indices where tieable(index) {
+      let note = notes[index].note
+      starts[Start(part: note.part, pitch: note.soundingPitch!.rawValue, onset: note.onset), default: []].append(index)
+    }
+    var next = [Int?](repeating: nil, count: notes.count)
+    var joined = Array(repeating: false, count: notes.count)
+    for sameVoiceOnly in [true, false] {
+      for index in notes.indices where notes[index].tieStart && next[index] == nil && tieable(index) {
+        let note = notes[index].note
+        // A tie needs a length to cross: chains move forward in time, so they cannot loop.
+        guard note.duration > .zero, let candidates = starts[Start(part: note.part, pitch: note.soundingPitch!.rawValue, onset: note.end)]
+        else { continue }
+        let chosen = candidates.first { candidate in
+          !joined[candidate] && (!sameVoiceOnly || (notes[candidate].note.voice == note.voice && notes[candidate].note.staff == note.staff))
+        }
+        if let chosen {
+          next[index] = chosen
+          joined[chosen] = true
+        }
+      }
+    }
+    var merged: [ScoreNote] = []
+    merged.reserveCapacity(notes.count)
+    for index in notes.indices where !joined[index] {
+      var note = notes[index].note
+      var link = next[index]
+      while let following = link {
+        note.duration += notes[following].note.duration
+        note.isTied = true
+        note.isSlurred = note.isSlurred || notes[following].note.isSlurred
+        link = next[following]
+      }
+      merged.append(note)
+    }
+    return merged
   }
 }

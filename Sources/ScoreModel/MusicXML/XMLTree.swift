@@ -101,46 +101,68 @@ struct XMLTree {
   }
 
   /// UTF-16 (after its byte-order mark) as UTF-8; an unpaired surrogate is an error.
+  ///
+  /// - Complexity: O(n), one pass into a buffer sized for the worst case (3 bytes of UTF-8 for
+  ///   each 2 bytes of UTF-16).
   private static func transcodeUTF16(_ bytes: [UInt8], littleEndian: Bool) throws(ScoreModelError) -> [UInt8] {
-    var out: [UInt8] = []
-    out.reserveCapacity(bytes.count / 2)
-    var i = 2
-    var lineCount = 1
-    func unit(_ at: Int) -> UInt32 {
-      let a = UInt32(bytes[at])
-      let b = UInt32(bytes[at + 1])
-      return littleEndian ? a | b << 8 : a << 8 | b
-    }
-    func failure() -> ScoreModelError {
-      .invalidXML(line: lineCount, column: 1, reason: "an unpaired UTF-16 surrogate")
-    }
-    while i + 1 < bytes.count {
-      var scalar = unit(i)
-      i += 2
-      if scalar >= 0xD800, scalar <= 0xDFFF {
-        guard scalar <= 0xDBFF, i + 1 < bytes.count else { throw failure() }
-        let low = unit(i)
-        guard low >= 0xDC00, low <= 0xDFFF else { throw failure() }
-        i += 2
-        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+    var unpairedAtLine: Int?
+    let capacity = bytes.count / 2 * 3 + 4
+    let out = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, written in
+      bytes.withUnsafeBufferPointer { input in
+        var i = 2
+        var o = 0
+        var lineCount = 1
+        func unit(_ at: Int) -> UInt32 {
+          let a = UInt32(input[at])
+          let b = UInt32(input[at + 1])
+          return littleEndian ? a | b << 8 : a << 8 | b
+        }
+        while i + 1 < input.count {
+          var scalar = unit(i)
+          i += 2
+          if scalar < 0x80 {
+            if scalar == 0x0A { lineCount += 1 }
+            buffer[o] = UInt8(truncatingIfNeeded: scalar)
+            o += 1
+            continue
+          }
+          if scalar >= 0xD800, scalar <= 0xDFFF {
+            guard scalar <= 0xDBFF, i + 1 < input.count else {
+              unpairedAtLine = lineCount
+              break
+            }
+            let low = unit(i)
+            guard low >= 0xDC00, low <= 0xDFFF else {
+              unpairedAtLine = lineCount
+              break
+            }
+            i += 2
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+          }
+          switch scalar {
+          case 0..<0x800:
+            buffer[o] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+            buffer[o + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 2
+          case 0x800..<0x10000:
+            buffer[o] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+            buffer[o + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            buffer[o + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 3
+          default:
+            // A surrogate pair (4 bytes of UTF-16) makes 4 bytes of UTF-8.
+            buffer[o] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+            buffer[o + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+            buffer[o + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            buffer[o + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            o += 4
+          }
+        }
+        written = o
       }
-      switch scalar {
-      case 0..<0x80:
-        if scalar == 0x0A { lineCount += 1 }
-        out.append(UInt8(scalar))
-      case 0x80..<0x800:
-        out.append(UInt8(0xC0 | scalar >> 6))
-        out.append(UInt8(0x80 | scalar & 0x3F))
-      case 0x800..<0x10000:
-        out.append(UInt8(0xE0 | scalar >> 12))
-        out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-        out.append(UInt8(0x80 | scalar & 0x3F))
-      default:
-        out.append(UInt8(0xF0 | scalar >> 18))
-        out.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-        out.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-        out.append(UInt8(0x80 | scalar & 0x3F))
-      }
+    }
+    if let line = unpairedAtLine {
+      throw .invalidXML(line: line, column: 1, reason: "an unpaired UTF-16 surrogate")
     }
     return out
   }
@@ -160,6 +182,11 @@ struct XMLTree {
 extension String {
   /// The string without leading and trailing XML whitespace (space, tab, CR, LF).
   func trimmingXMLWhitespace() -> String {
+    // Most values ("4", "quarter") have nothing to trim.
+    let utf8 = self.utf8
+    guard let head = utf8.first, let tail = utf8.last else { return self }
+    func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+    if !isSpace(head), !isSpace(tail) { return self }
     let scalars = unicodeScalars
     guard let first = scalars.firstIndex(where: { !$0.isXMLWhitespace }) else { return "" }
     let last = scalars.lastIndex(where: { !$0.isXMLWhitespace })!
@@ -292,6 +319,14 @@ private struct XMLTreeParser {
 
   mutating func name() throws(ScoreModelError) -> String {
     let start = index
+    try skipName()
+    return String(decoding: bytes[start..<index], as: UTF8.self)
+  }
+
+  /// Moves past a name, or throws when there is none.
+  @discardableResult
+  mutating func skipName() throws(ScoreModelError) -> Int {
+    let start = index
     while let byte = peek(),
       !(byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == UInt8(ascii: ">")
         || byte == UInt8(ascii: "/") || byte == UInt8(ascii: "=") || byte == UInt8(ascii: "<"))
@@ -299,7 +334,7 @@ private struct XMLTreeParser {
       advance()
     }
     guard index > start else { throw error("expected a name") }
-    return String(decoding: bytes[start..<index], as: UTF8.self)
+    return index - start
   }
 
   mutating func element(depth: Int) throws(ScoreModelError) -> XMLTree.Element {
@@ -340,36 +375,66 @@ private struct XMLTreeParser {
       advance()
       element.attributes.append((attribute, try decodeEntities(raw)))
     }
-    // Content.
+    // Content. Text is kept as the range of its first run while it is one run without entities
+    // (a leaf's text, or indentation), and copied only when there is more.
+    var firstRun: Range<Int>?
     var text: [UInt8] = []
+    var copied = false
+    var onlyWhitespace = true
+    func add(_ run: ArraySlice<UInt8>) {
+      if !copied, firstRun == nil {
+        firstRun = run.startIndex..<run.endIndex
+        return
+      }
+      if !copied {
+        text += bytes[firstRun!]
+        copied = true
+      }
+      text += run
+    }
     while true {
       guard let byte = peek() else { throw error("unterminated element <\(element.name)> opened on line \(startLine)") }
       if byte != UInt8(ascii: "<") {
         let start = index
         var entities = false
-        while index < bytes.count, bytes[index] != UInt8(ascii: "<") {
-          if bytes[index] == UInt8(ascii: "&") { entities = true }
+        while index < bytes.count {
+          let b = bytes[index]
+          if b == UInt8(ascii: "<") { break }
+          if b == UInt8(ascii: "&") { entities = true }
           index += 1
         }
         if entities {
-          text += Array(try decodeEntities(bytes[start..<index]).utf8)
+          if !copied {
+            if let run = firstRun { text += bytes[run] }
+            copied = true
+          }
+          let decoded = Array(try decodeEntities(bytes[start..<index]).utf8)
+          if onlyWhitespace, !decoded.allSatisfy(Self.isWhitespace) { onlyWhitespace = false }
+          text += decoded
         } else {
-          text += bytes[start..<index]
+          if onlyWhitespace, !bytes[start..<index].allSatisfy(Self.isWhitespace) { onlyWhitespace = false }
+          add(bytes[start..<index])
         }
         continue
       }
       if looking(at: "</") {
         advance(2)
-        let closing = try name()
-        guard closing == element.name else {
+        let closingStart = index
+        _ = try skipName()
+        guard bytes[closingStart..<index].elementsEqual(element.name.utf8) else {
+          let closing = String(decoding: bytes[closingStart..<index], as: UTF8.self)
           throw error("closing tag </\(closing)> does not match <\(element.name)> opened on line \(startLine)")
         }
         skipWhitespace()
-        guard peek() == UInt8(ascii: ">") else { throw error("expected \">\" to close </\(closing)>") }
+        guard peek() == UInt8(ascii: ">") else { throw error("expected \">\" to close </\(element.name)>") }
         advance()
         // Indentation between child elements is not kept.
-        if !(element.children.count > 0 && text.allSatisfy(Self.isWhitespace)) {
-          element.text = String(decoding: text, as: UTF8.self)
+        if !(element.children.count > 0 && onlyWhitespace) {
+          if copied {
+            element.text = String(decoding: text, as: UTF8.self)
+          } else if let run = firstRun {
+            element.text = String(decoding: bytes[run], as: UTF8.self)
+          }
         }
         return element
       }
@@ -380,7 +445,8 @@ private struct XMLTreeParser {
         let start = index
         while !atEnd, !looking(at: "]]>") { advance() }
         guard !atEnd else { throw error("unterminated CDATA section") }
-        text += bytes[start..<index]
+        if onlyWhitespace, !bytes[start..<index].allSatisfy(Self.isWhitespace) { onlyWhitespace = false }
+        add(bytes[start..<index])
         advance(3)
       } else if looking(at: "<?") {
         try skip(past: "?>", "unterminated processing instruction")

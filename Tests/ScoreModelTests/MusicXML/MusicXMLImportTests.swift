@@ -105,6 +105,26 @@ let fourFour = "<attributes><divisions>2</divisions><key><fifths>0</fifths></key
     #expect(score.notes.map(\.onsetSeconds) == [0, 1, 3, 3.5])
   }
 
+  @Test func compositeSignaturesNoSignatureAndImplicitMeasureNumbers() throws {
+    // 3/8+2/8+3/4 is an 11/8 bar (lilypond 11d); 5/2+1/8 is 21/8.
+    let composite = """
+      <measure number="1"><attributes><divisions>2</divisions><time><beats>3</beats><beat-type>8</beat-type><beats>2</beats><beat-type>8</beat-type><beats>3</beats><beat-type>4</beat-type></time></attributes>\(note("C", 4, 11))</measure>
+      <measure number="2"><attributes><time><beats>5</beats><beat-type>2</beat-type><beats>1</beats><beat-type>8</beat-type></time></attributes>\(note("D", 4, 21))</measure>
+      """
+    let signatures = try Score(musicXML: partwise(composite)).timeSignatures
+    #expect(signatures.map { "\($0.numerator)/\($0.denominator)@\($0.quarters)" } == ["11/8@0", "21/8@11/2"])
+    // No <time>: no signature (not an invented 4/4); an implicit measure "X1" carries the number
+    // of the bar it continues, "12a" is bar 12.
+    let plain = """
+      <measure number="1"><attributes><divisions>1</divisions></attributes>\(note("C", 4, 2))</measure>
+      <measure number="X1" implicit="yes">\(note("D", 4, 2))</measure>
+      <measure number="12a">\(note("E", 4, 2))</measure>
+      """
+    let score = try Score(musicXML: partwise(plain))
+    #expect(score.timeSignatures.isEmpty)
+    #expect(score.notes.map(\.measure) == [1, 1, 12])
+  }
+
   @Test func transposingInstrumentsAndConcertScores() throws {
     let transpose = "<transpose><diatonic>-1</diatonic><chromatic>-2</chromatic></transpose>"
     let measures = """
