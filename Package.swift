@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "PerformanceAnalysis", targets: ["PerformanceAnalysis"]),
     .library(name: "IssueRanking", targets: ["IssueRanking"]),
     .library(name: "Synthesis", targets: ["Synthesis"]),
+    .library(name: "Harmonizer", targets: ["Harmonizer"]),
     .executable(name: "etude", targets: ["etude"]),
   ],
   traits: [
@@ -55,6 +56,9 @@ let package = Package(
     // Sound out: oscillators, voices, the plucked guitar, tab notation, SoundFont 2, renderers.
     .target(name: "Synthesis", dependencies: ["ScoreModel", "MIDIJSON", "PitchDSP"]),
 
+    // A live voice into a chord: pitch shifters, harmonizer voices, auto-tune, effects rack, presets.
+    .target(name: "Harmonizer", dependencies: ["ScoreModel", "PitchDSP"]),
+
     // The optional KissFFT backend (Debian: libkissfft-dev).
     .systemLibrary(
       name: "CKissFFT",
@@ -76,6 +80,7 @@ let package = Package(
         "PerformanceAnalysis",
         "IssueRanking",
         "Synthesis",
+        "Harmonizer",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -98,6 +103,7 @@ let package = Package(
     .testTarget(
       name: "IssueRankingTests", dependencies: ["IssueRanking", "PerformanceAnalysis", "PerformanceTracking"]),
     .testTarget(name: "SynthesisTests", dependencies: ["Synthesis", "PitchDSP", "MIDIJSON", "ScoreModel", "_TestSupport"]),
+    .testTarget(name: "HarmonizerTests", dependencies: ["Harmonizer", "PitchDSP", "ScoreModel", "_TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )
