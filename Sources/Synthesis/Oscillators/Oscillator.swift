@@ -40,8 +40,8 @@ public struct Oscillator: @unchecked Sendable {
   public private(set) var frequencyHz: Double
   /// The position in the cycle, in `0 ..< 1`.
   public var phase: Double {
-    get { phaseValue }
-    set { phaseValue = Self.wrapped(newValue) }
+    @_noLocks get { phaseValue }
+    @_noLocks set { phaseValue = Self.wrapped(newValue) }
   }
 
   private var phaseValue: Double
@@ -200,9 +200,11 @@ public struct Oscillator: @unchecked Sendable {
     hz.isNaN ? 0 : min(sampleRate / 2, max(0, hz))
   }
 
+  @_noLocks
   private static func wrapped(_ phase: Double) -> Double {
-    guard phase.isFinite else { return 0 }
-    let fraction = phase - phase.rounded(.down)
+    guard phase.isFinite, abs(phase) < 1e15 else { return 0 }
+    var fraction = phase - Double(Int64(phase))
+    if fraction < 0 { fraction += 1 }
     return fraction < 1 ? fraction : 0
   }
 }
