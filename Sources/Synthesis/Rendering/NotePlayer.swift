@@ -119,11 +119,10 @@ public struct NotePlayer<Voice: SynthVoice>: Sendable {
     var samples = [Float](repeating: 0, count: limit)
     let block = 4096
     samples.withUnsafeMutableBufferPointer { buffer in
-      while player.framePosition < limit {
+      while player.framePosition < limit && !player.isFinished {
         let start = player.framePosition
         let n = min(block, limit - start)
         player.render(into: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)]))
-        if player.nextEvent >= player.events.count && player.voices.activeCount == 0 { break }
       }
     }
     samples.removeLast(limit - player.framePosition)
