@@ -5,10 +5,12 @@
 #   Fuzz/run.sh zip [seconds]      fuzz the ZIP reader and the DEFLATE decoder (ScoreModel)
 #   Fuzz/run.sh musicxml [seconds] fuzz the XML reader and the MusicXML importer (ScoreModel)
 #   Fuzz/run.sh grading [seconds]  fuzz the grading JSON: tolerances, partial tables, help videos
+#   Fuzz/run.sh soundfont [seconds] fuzz the SoundFont 2 reader and player (Synthesis)
 # Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
 # test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them;
 # for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests; for
-# grading, a named test in the module's suite, the input inline).
+# grading, a named test in the module's suite, the input inline; for soundfont, an inline byte
+# array in SoundFontFuzzRegressions, Tests/SynthesisTests/SoundFontMalformedTests.swift).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-wav}"
@@ -72,7 +74,16 @@ case "$target" in
     options=(-dict=Fuzz/GradingFuzz/grading.dict)
     cp Fuzz/GradingFuzz/seeds/* "$out/corpus/"
     ;;
-  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml, grading)" >&2; exit 2 ;;
+  soundfont)
+    # The SoundFont sources need nothing of Synthesis but its seam (voice, instrument, error).
+    module=Synthesis
+    sources=(Sources/Synthesis/SoundFont/*.swift Sources/Synthesis/SynthVoice.swift Sources/Synthesis/Instrument.swift
+      Sources/Synthesis/SynthesisError.swift Fuzz/SoundFontFuzz/SoundFontFuzz.swift)
+    objects=()
+    options=(-dict=Fuzz/SoundFontFuzz/soundfont.dict)
+    python3 Fuzz/SoundFontFuzz/make_seeds.py "$out/corpus"
+    ;;
+  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml, grading, soundfont)" >&2; exit 2 ;;
 esac
 swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
 "$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1 \
