@@ -104,7 +104,7 @@ public enum SampleEncoding: String, Sendable, Hashable, Codable, CaseIterable, C
   ///   - channels: Planar samples, all the same length.
   ///   - range: The frames to encode.
   ///   - bytes: The output, appended to.
-  func encode(_ channels: [[Float]], frames range: Range<Int>, appendingTo bytes: inout [UInt8]) {
+  package func encode(_ channels: [[Float]], frames range: Range<Int>, appendingTo bytes: inout [UInt8]) {
     let channelCount = channels.count
     let width = bytesPerSample
     let start = bytes.count
