@@ -44,11 +44,12 @@ extension DemoCommand {
     var grades: GradesJSON
   }
 
-  /// Where `--save-audio FILE.wav` keeps the graded take: beside it, `-take` before the extension.
-  static func takePath(besides path: String) -> String {
+  /// Where `--save-audio FILE.wav` keeps the demo's other audio: beside it, `-suffix` before the
+  /// extension (`-take` for the graded take, `-tab` for the guitar tune).
+  static func audioPath(besides path: String, suffix: String = "take") -> String {
     let url = URL(fileURLWithPath: path)
     let ext = url.pathExtension.isEmpty ? "wav" : url.pathExtension
-    let name = url.deletingPathExtension().lastPathComponent + "-take." + ext
+    let name = url.deletingPathExtension().lastPathComponent + "-\(suffix)." + ext
     return url.deletingLastPathComponent().appendingPathComponent(name).path
   }
 
@@ -60,7 +61,8 @@ extension DemoCommand {
     let notes = PerformanceNote.melody(of: score)
     let take = DemoTake.demo
     let samples = take.render(notes, sampleRate: rate)
-    let takePath = saveAudio.map(Self.takePath(besides:)) ?? directory.appendingPathComponent("take.wav").path
+    let takePath =
+      saveAudio.map { Self.audioPath(besides: $0) } ?? directory.appendingPathComponent("take.wav").path
     try WAVWriter.write(
       AudioBuffer(sampleRate: rate, mono: samples), to: URL(fileURLWithPath: takePath), encoding: .signed16)
     let reader = try WAVReader(url: URL(fileURLWithPath: takePath))

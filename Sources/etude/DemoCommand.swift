@@ -12,13 +12,14 @@ import ScoreModel
 /// it also stores the melody as compact MIDI JSON and as a MIDI file, reads both back, and grades
 /// the notes it found as a Simon-style quiz round of the melody. Then it grades a built-in
 /// trumpet étude (``DemoEtude``) played with built-in mistakes (``DemoTake``) as `etude grade`
-/// would, prints the ranked issues, and checks that each mistake was found. Each capability the
-/// SDK gains extends this demo.
+/// would, prints the ranked issues, and checks that each mistake was found. Last it plays a
+/// built-in guitar-tab tune on the plucked-string guitar and measures the notes' pitches and
+/// attacks back. Each capability the SDK gains extends this demo.
 struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Run the SDK on built-in material: find the notes of a synthesized melody, MIDI JSON, and grade a built-in trumpet étude played with built-in mistakes.",
+      "Run the SDK on built-in material: find the notes of a synthesized melody, MIDI JSON, grade a built-in trumpet étude played with built-in mistakes, and play a guitar-tab tune.",
     discussion: """
       No input needed. Part one synthesizes "Ode to Joy", writes and reads it as WAV, resamples it, \
       tracks its pitch live, finds and names its notes, and takes it through MIDI JSON and a MIDI \
@@ -26,8 +27,10 @@ struct DemoCommand: AsyncParsableCommand {
       six known mistakes (a late attack, an upper partial, a wrong note, a sound during a rest, a \
       flat note, a missed note), grades it as `etude grade --instrument trumpet` would, prints the \
       overall score and the issues worst first, and says whether each mistake was found at its \
-      note. With --json, the grading is under "grading" (its "grades" is the etude-grades/1 object \
-      of `etude grade`).
+      note. Part three plays a built-in guitar tab (Ode to Joy) on the plucked-string guitar and \
+      measures each note's pitch and attack back with PitchDSP. With --json, the grading is under \
+      "grading" (its "grades" is the etude-grades/1 object of `etude grade`) and the tab under \
+      "synthesis".
       """
   )
 
@@ -36,8 +39,9 @@ struct DemoCommand: AsyncParsableCommand {
 
   @Option(
     help: """
-      Also keep the synthesized audio: the melody as this WAV file, and the graded trumpet take \
-      beside it with -take before the extension (demo.wav, demo-take.wav).
+      Also keep the synthesized audio: the melody as this WAV file, the graded trumpet take and \
+      the guitar tune beside it with -take and -tab before the extension (demo.wav, \
+      demo-take.wav, demo-tab.wav).
       """)
   var saveAudio: String?
 
@@ -76,6 +80,8 @@ struct DemoCommand: AsyncParsableCommand {
     var midi: MIDIReport
     /// The built-in étude's take, graded.
     var grading: EtudeReport
+    /// The built-in guitar tune, rendered and measured.
+    var synthesis: SynthesisReport
   }
 
   /// The melody through MIDI JSON and a MIDI file, and the found notes graded as a quiz round.
@@ -107,9 +113,10 @@ struct DemoCommand: AsyncParsableCommand {
       "etude-demo-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
-    // The étude is graded on another core while the melody is analyzed (in a debug build each
-    // part takes seconds).
+    // The étude is graded and the guitar tune played and measured on other threads while the
+    // melody is analyzed (in a debug build each part takes seconds).
     async let graded = gradeEtude(directory: directory)
+    async let tune = synthesisReport()
     let wavURL = saveAudio.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent("melody.wav")
     try WAVWriter.write(audio, to: wavURL, encoding: .signed16)
     let reader = try WAVReader(url: wavURL)
@@ -136,18 +143,20 @@ struct DemoCommand: AsyncParsableCommand {
     let found = try findNotes(in: resampled)
     let midi = try midiReport(melody: melody, found: found, directory: directory)
     let etude = try await graded
+    let synthesis = try await tune
     if let report {
       let html = GradeReport(etude.result).html()
       try Data(html.utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
     }
     let summary = makeReport(
       melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi,
-      grading: etude.report)
+      grading: etude.report, synthesis: synthesis)
     if json {
       try printJSON(summary)
     } else {
       printText(summary)
       printGrading(etude.report, score: etude.score)
+      printSynthesis(synthesis)
     }
   }
 
@@ -168,9 +177,10 @@ struct DemoCommand: AsyncParsableCommand {
     var start = 0
     while start < samples.count {
       let end = min(samples.count, start + 512)
-      consume(samples[start..<end].withUnsafeBufferPointer { block in
-        estimates.withUnsafeMutableBufferPointer { estimator.process(block, into: $0) }
-      })
+      consume(
+        samples[start..<end].withUnsafeBufferPointer { block in
+          estimates.withUnsafeMutableBufferPointer { estimator.process(block, into: $0) }
+        })
       start = end
     }
     consume(estimates.withUnsafeMutableBufferPointer { estimator.finish(into: $0) })
@@ -202,7 +212,8 @@ struct DemoCommand: AsyncParsableCommand {
   }
 
   func makeReport(
-    melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport, grading: EtudeReport
+    melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport, grading: EtudeReport,
+    synthesis: SynthesisReport
   ) -> Report {
     let key = Key(.c, .major)
     let tuning = Tuning.standard
@@ -231,7 +242,7 @@ struct DemoCommand: AsyncParsableCommand {
       melody: "Ode to Joy (Beethoven), first phrase", tempoBPM: melody.tempoBPM, synthesisRate: rate,
       analysisRate: analysisRate, wavFrames: wavFrames, expectedNotes: expected.count, notes: notes,
       correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount),
-      midi: midi, grading: grading)
+      midi: midi, grading: grading, synthesis: synthesis)
   }
 
   func printText(_ report: Report) {
@@ -239,7 +250,9 @@ struct DemoCommand: AsyncParsableCommand {
     print(
       "  synthesized at \(Int(report.synthesisRate)) Hz, written and re-read as a 16-bit WAV (\(report.wavFrames) frames)"
     )
-    print("  resampled to \(Int(report.analysisRate)) Hz, pitch-tracked live (probabilistic YIN) and segmented into notes")
+    print(
+      "  resampled to \(Int(report.analysisRate)) Hz, pitch-tracked live (probabilistic YIN) and segmented into notes"
+    )
     print("")
     print("   #  onset s  length s  frequency Hz  note  cents  expected")
     for (index, note) in report.notes.enumerated() {
