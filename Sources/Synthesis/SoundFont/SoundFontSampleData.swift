@@ -1,53 +1,48 @@
 import Foundation
 
-/// The sample data of a SoundFont (`smpl`, and `sm24` when present), decoded once and shared,
-/// immutable, by every instrument and voice made from the font.
+/// The sample data of a SoundFont (`smpl`, and `sm24` when present), shared, immutable, by every
+/// instrument and voice made from the font.
 ///
-/// It owns its memory so that voices can read it through raw pointers on the audio thread,
-/// with no reference counting per sample. 16-bit words are kept as they are (2 bytes a frame);
-/// the optional 24-bit extension keeps its low bytes beside them.
+/// It owns the whole file's bytes, read once into 16-byte-aligned memory, and points at the
+/// sample words inside them (RIFF chunk data starts on even offsets, so the 16-bit words are
+/// aligned): no second copy. Voices read it through raw pointers on the audio thread, with no
+/// reference counting per sample.
 final class SoundFontSampleData: @unchecked Sendable {
-  // @unchecked: both buffers are written once, in init, and only read afterwards.
+  // @unchecked: the memory is written once, before init returns, and only read afterwards.
 
-  /// The 16-bit words (the upper 16 bits of 24-bit samples), plus a zero frame at the end so that
-  /// an empty font still has a valid pointer.
-  let words: UnsafeMutableBufferPointer<Int16>
+  private let file: UnsafeMutableRawBufferPointer
+  /// The 16-bit words (the upper 16 bits of 24-bit samples).
+  let words: UnsafeBufferPointer<Int16>
   /// The low bytes of 24-bit samples, or `nil` for 16-bit data.
-  let lowBytes: UnsafeMutableBufferPointer<UInt8>?
+  let lowBytes: UnsafeBufferPointer<UInt8>?
   /// The number of frames.
   let count: Int
 
-  /// Copies the sample words out of the file's bytes.
+  /// Takes ownership of a file's bytes and finds the sample words in them.
   ///
   /// - Parameters:
-  ///   - bytes: The whole file.
-  ///   - smpl: The byte range of the `smpl` chunk's data.
+  ///   - file: The whole file, allocated with alignment 16 (at least one byte); deallocated
+  ///     with this object.
+  ///   - smpl: The byte range of the `smpl` chunk's data (an even offset).
   ///   - sm24: The byte range of the `sm24` chunk's data, used only when it holds one byte per
-  ///     frame (the specification says to ignore it otherwise).
-  init(bytes: UnsafeRawBufferPointer, smpl: Range<Int>, sm24: Range<Int>?) {
-    count = smpl.count / 2
-    words = .allocate(capacity: count + 1)
-    words[count] = 0
-    if count > 0, let base = bytes.baseAddress {
-      UnsafeMutableRawPointer(words.baseAddress!).copyMemory(from: base + smpl.lowerBound, byteCount: count * 2)
-      #if _endian(big)
-        for i in 0..<count { words[i] = Int16(littleEndian: words[i]) }
-      #endif
-    }
-    if let sm24, sm24.count == count || sm24.count == count + (count & 1), count > 0, let base = bytes.baseAddress {
-      let low = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: count + 1)
-      low[count] = 0
-      UnsafeMutableRawPointer(low.baseAddress!).copyMemory(from: base + sm24.lowerBound, byteCount: count)
-      lowBytes = low
+  ///     frame (padded to even), as the specification asks.
+  init(owning file: UnsafeMutableRawBufferPointer, smpl: Range<Int>, sm24: Range<Int>?) {
+    self.file = file
+    count = smpl.lowerBound & 1 == 0 ? smpl.count / 2 : 0
+    let base = file.baseAddress!
+    let wordPointer = (base + (count > 0 ? smpl.lowerBound : 0)).assumingMemoryBound(to: Int16.self)
+    #if _endian(big)
+      for i in 0..<count { wordPointer[i] = Int16(littleEndian: wordPointer[i]) }
+    #endif
+    words = UnsafeBufferPointer(start: wordPointer, count: count)
+    if let sm24, count > 0, sm24.count == count || sm24.count == count + (count & 1) {
+      lowBytes = UnsafeBufferPointer(start: (base + sm24.lowerBound).assumingMemoryBound(to: UInt8.self), count: count)
     } else {
       lowBytes = nil
     }
   }
 
-  deinit {
-    words.deallocate()
-    lowBytes?.deallocate()
-  }
+  deinit { file.deallocate() }
 
   /// One frame as a Float in -1...1 (not for the audio path; voices read the buffers directly).
   func sample(at index: Int) -> Float {

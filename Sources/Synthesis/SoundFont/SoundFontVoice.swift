@@ -53,8 +53,8 @@ public struct SoundFontVoice: SynthVoice {
     table = instrument.table
     sampleData = instrument.sampleData
     regions = UnsafeBufferPointer(table.regions)
-    words = UnsafePointer(sampleData.words.baseAddress!)
-    lowBytes = sampleData.lowBytes.map { UnsafePointer($0.baseAddress!) }
+    words = sampleData.words.baseAddress!  // never nil: it points into the file even when empty
+    lowBytes = sampleData.lowBytes?.baseAddress
     layers = InlineArray(repeating: SoundFontLayer())
   }
 
