@@ -2,8 +2,7 @@
 # One command for the SoundFont evaluation: generate MIDI files, render each with FluidSynth
 # (reverb and chorus off) and with Etude, compare per note onsets and pitches, print the table.
 #   bash Evaluation/synthesis/run.sh [--etude PATH] [--soundfont FILE.sf2]
-# --etude PATH: an `etude` binary with `render SONG.mid OUT.wav --soundfont F.sf2`; without it the
-# stand-in harness in Evaluation/synthesis/Harness (same arguments) is built and used.
+# --etude PATH: an `etude` binary already built; without it a release build is made in .build-eval.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 WORK="$HERE/work"
@@ -25,11 +24,11 @@ if [ ! -x "$WORK/venv/bin/python" ]; then
 fi
 PY="$WORK/venv/bin/python"
 if [ -z "$ETUDE" ]; then
-  (cd "$HERE/Harness" && swift build -c release --scratch-path "$WORK/harness-build" >&2)
-  RENDER=("$WORK/harness-build/release/sf2render")
-else
-  RENDER=("$ETUDE" render)
+  ROOT="$(cd "$HERE/../.." && pwd)"
+  (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval >&2)
+  ETUDE="$ROOT/.build-eval/release/etude"
 fi
+RENDER=("$ETUDE" render)
 "$PY" "$HERE/gen_midi.py" "$WORK/files"
 for mid in "$WORK"/files/*.mid; do
   name="$(basename "$mid" .mid)"
