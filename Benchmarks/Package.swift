@@ -62,6 +62,15 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .executableTarget(
+      name: "SynthesisBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "Synthesis", package: "Etude"),
+      ],
+      path: "Benchmarks/SynthesisBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
       name: "ScoreModelBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),

@@ -47,4 +47,17 @@ import _TestSupport
     }
     #expect(frames <= 800)
   }
+
+  @Test func aRestartWhileSoundingDoesNotStep() {
+    var voice = SimpleGuitarVoice(sampleRate: 44_100)
+    voice.start(pitch: 60, velocity: 127)
+    var block = [Float](repeating: 0, count: 1003)  // ends away from a zero crossing
+    block.withUnsafeMutableBufferPointer { voice.render(adding: $0) }
+    let last = block.last!
+    #expect(abs(last) > 0.05)
+    voice.start(pitch: 72, velocity: 127)
+    var next = [Float](repeating: 0, count: 1)
+    next.withUnsafeMutableBufferPointer { voice.render(adding: $0) }
+    #expect(abs(next[0] - last) < 0.05)
+  }
 }

@@ -74,8 +74,8 @@ public struct PluckedStringVoice: SynthVoice {
   private var loopGain: Float = 0
   // Dispersion: four first-order allpasses.
   private var dispersion: Float = 0
-  private var dispersionIn = InlineArray<4, Float>(repeating: 0)
-  private var dispersionOut = InlineArray<4, Float>(repeating: 0)
+  private var d1x: Float = 0, d1y: Float = 0, d2x: Float = 0, d2y: Float = 0
+  private var d3x: Float = 0, d3y: Float = 0, d4x: Float = 0, d4y: Float = 0
   // Tuning allpass.
   private var tuning: Float = 0
   private var tuningIn: Float = 0
@@ -142,7 +142,7 @@ public struct PluckedStringVoice: SynthVoice {
   /// - Note: Real-time safe.
   @_noLocks
   public mutating func start(pitch: Double, velocity: Int) {
-    if active { declick += lastOutput }
+    declick = active ? lastOutput : 0
     let lowest = sampleRate / Double(Self.delayCapacity - 96)
     let highest = sampleRate / 8
     var f0 = PitchMath.frequencyHz(pitch: pitch.isFinite ? pitch : 69)
@@ -214,10 +214,7 @@ public struct PluckedStringVoice: SynthVoice {
     position = 0
     fir1 = 0
     fir2 = 0
-    for s in 0..<4 {
-      dispersionIn[s] = 0
-      dispersionOut[s] = 0
-    }
+    (d1x, d1y, d2x, d2y, d3x, d3y, d4x, d4y) = (0, 0, 0, 0, 0, 0, 0, 0)
     tuningIn = 0
     tuningOut = 0
     follower = scale * peak
@@ -247,15 +244,20 @@ public struct PluckedStringVoice: SynthVoice {
     for i in output.indices {
       let y = line[position]
       // Loop filter (one sample of delay), then dispersion, then tuning.
-      var v = loopGain * (h1 * y + h0 * fir1 + h1 * fir2)
+      var v = loopGain * (h1 * (y + fir2) + h0 * fir1)
       fir2 = fir1
       fir1 = y
-      for s in 0..<4 {
-        let out = dispersion * v + dispersionIn[s] - dispersion * dispersionOut[s]
-        dispersionIn[s] = v
-        dispersionOut[s] = out
-        v = out
-      }
+      // Four first-order allpasses, y = a·x + x₋₁ − a·y₋₁.
+      let a = dispersion
+      d1y = a * (v - d1y) + d1x
+      d1x = v
+      d2y = a * (d1y - d2y) + d2x
+      d2x = d1y
+      d3y = a * (d2y - d3y) + d3x
+      d3x = d2y
+      d4y = a * (d3y - d4y) + d4x
+      d4x = d3y
+      v = d4y
       let tuned = tuning * v + tuningIn - tuning * tuningOut
       tuningIn = v
       tuningOut = tuned

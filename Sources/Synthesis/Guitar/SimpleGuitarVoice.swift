@@ -13,7 +13,8 @@ import Foundation
 /// always finite. The sine starts at phase 0, so the 0.7 start is not a step.
 ///
 /// ``release()`` fades the note out exponentially (10 ms time constant, silent within about
-/// 90 ms).
+/// 90 ms). A restart while sounding (a stolen voice) fades the old note's last output value out
+/// over about 3 ms instead of jumping from it.
 ///
 /// - Note: ``start(pitch:velocity:)``, ``release()`` and ``render(adding:)`` are real-time safe.
 public struct SimpleGuitarVoice: SynthVoice {
@@ -33,6 +34,14 @@ public struct SimpleGuitarVoice: SynthVoice {
   private var releaseFactor: Float = 1
   private var active = false
   private var released = false
+  private var lastOutput: Float = 0
+  // sin(x)·e^(−x) = Im(e^((i − 1)·x)), advanced by one complex multiplication per frame.
+  private var bumpReal = 1.0
+  private var bumpImaginary = 0.0
+  private var bumpStepReal = 1.0
+  private var bumpStepImaginary = 0.0
+  private var declick: Float = 0
+  private var declickFactor: Float = 0
 
   /// Creates a silent voice.
   ///
@@ -48,6 +57,9 @@ public struct SimpleGuitarVoice: SynthVoice {
     self.gain = gain.isFinite ? max(0, gain) : 0.4
     xStep = 7 * Double.pi / (self.ringSeconds * self.sampleRate)
     releaseFactor = Float(exp(-1 / (0.01 * self.sampleRate)))
+    declickFactor = Float(exp(-1 / (0.001 * self.sampleRate)))
+    bumpStepReal = exp(-xStep) * cos(xStep)
+    bumpStepImaginary = exp(-xStep) * sin(xStep)
   }
 
   /// The seed's envelope at `x` (clamped to `0...7π`), clamped at 0.
@@ -76,10 +88,14 @@ public struct SimpleGuitarVoice: SynthVoice {
   /// - Note: Real-time safe.
   @_noLocks
   public mutating func start(pitch: Double, velocity: Int) {
+    // A restart while sounding fades the old note's last value out over about 3 ms.
+    declick = active ? lastOutput : 0
     oscillator.phase = 0
     oscillator.jump(toFrequency: PitchMath.frequencyHz(pitch: pitch))
     amplitude = Float(gain / 0.7 * PitchMath.velocityGain(velocity))
     x = 0
+    bumpReal = 1
+    bumpImaginary = 0
     releaseGain = 1
     releaseCoefficient = 1
     active = true
@@ -105,12 +121,22 @@ public struct SimpleGuitarVoice: SynthVoice {
     guard active, !output.isEmpty else { return }
     var block = oscillator.beginBlock(frameCount: output.count)
     for i in output.indices {
-      let e = Float(Self.envelope(x)) * releaseGain * amplitude
-      output[i] += e * oscillator.nextSample(&block)
+      let line = 0.7 - x / (10 * Double.pi)
+      let bump = 0.5 * (1 - x / (6 * Double.pi)) * bumpImaginary
+      (bumpReal, bumpImaginary) = (
+        bumpReal * bumpStepReal - bumpImaginary * bumpStepImaginary,
+        bumpReal * bumpStepImaginary + bumpImaginary * bumpStepReal
+      )
+      let e = Float(max(0, line + bump)) * releaseGain * amplitude
+      let sample = e * oscillator.nextSample(&block) + declick
+      declick *= declickFactor
+      output[i] += sample
+      lastOutput = sample
       x += xStep
       releaseGain *= releaseCoefficient
       if x >= 7 * Double.pi || releaseGain < 1e-4 {
         active = false
+        lastOutput = 0
         return
       }
     }

@@ -15,7 +15,8 @@ import PitchDSP
 /// crossfades them by where the frequency lies between them, so the timbre moves smoothly with
 /// the frequency. Linear interpolation of a 4096-point table leaves images of harmonic `h` at
 /// `4096 ± h` weighted by about `(h / (4096 − h))²`; the largest table (1024 harmonics) keeps them
-/// below −79 dB for a sawtooth and the tables used above 100 Hz at 44.1 kHz below −100 dB.
+/// below −79 dB for a sawtooth, and the tables used above 100 Hz at 44.1 kHz (at most about 200
+/// harmonics) below −90 dB.
 final class WavetableBank: @unchecked Sendable {
   // @unchecked: the memory is written only in `init`, before the bank is published, and never
   // freed or written again, so sharing it between threads is safe.

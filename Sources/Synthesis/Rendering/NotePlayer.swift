@@ -116,16 +116,17 @@ public struct NotePlayer<Voice: SynthVoice>: Sendable {
     let tail = tailSeconds.isFinite ? max(0, tailSeconds) : 0
     let lastEventFrame = events.count > 0 ? events[events.count - 1].frame : 0
     let limit = max(lastEventFrame, Self.frame(durationSeconds, sampleRate)) + Self.frame(tail, sampleRate)
-    var samples = [Float](repeating: 0, count: limit)
-    let block = 4096
-    samples.withUnsafeMutableBufferPointer { buffer in
+    var samples: [Float] = []
+    samples.reserveCapacity(min(limit, Int(600 * sampleRate)))
+    var block = [Float](repeating: 0, count: 4096)
+    block.withUnsafeMutableBufferPointer { buffer in
       while player.framePosition < limit && !player.isFinished {
-        let start = player.framePosition
-        let n = min(block, limit - start)
-        player.render(into: UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + n)]))
+        let n = min(buffer.count, limit - player.framePosition)
+        let part = UnsafeMutableBufferPointer(rebasing: buffer[0..<n])
+        player.render(into: part)
+        samples.append(contentsOf: part)
       }
     }
-    samples.removeLast(limit - player.framePosition)
     return samples
   }
 
