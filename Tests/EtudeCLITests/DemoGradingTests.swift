@@ -158,5 +158,8 @@ enum DemoRun {
     #expect(take.format.sampleRate == 44100)
     #expect(abs(Double(take.format.frameCount ?? 0) / 44100 - 15) < 0.01)
     #expect(FileManager.default.fileExists(atPath: DemoRun.melody.path))
+    // The guitar tune, kept beside them (its measurements: SynthesisCommandTests).
+    let tune = try WAVReader(url: DemoRun.directory.appendingPathComponent("demo-tab.wav"))
+    #expect(Double(tune.format.frameCount ?? 0) / 44100 > 15)
   }
 }
