@@ -42,8 +42,12 @@ extension DemoCommand {
     // Measured at 16 kHz, as the melody above (the tune's notes lie far below its Nyquist), so
     // that the check costs little even in a debug build.
     let heardRate = 16_000.0
+    // A quarter second of silence before the tune, so that the onset detector has a spectrum
+    // before the first attack to compare with (times are shifted back below).
+    let lead = 0.25
+    let padded = [Float](repeating: 0, count: Int(lead * rate)) + samples
     let heard = try Resampler.resample(
-      AudioBuffer(sampleRate: rate, mono: samples), to: heardRate, quality: .fast
+      AudioBuffer(sampleRate: rate, mono: padded), to: heardRate, quality: .fast
     )
     .channels[0]
     // Pitch: the median of the voiced estimates over each single note's steady part (the range
@@ -51,7 +55,11 @@ extension DemoCommand {
     let estimator = try ProbabilisticYINEstimator(
       configuration: PitchConfiguration(
         sampleRate: heardRate, minimumFrequencyHz: 100, maximumFrequencyHz: 1000))
-    let estimates = estimator.estimates(for: heard)
+    let estimates = estimator.estimates(for: heard).map { estimate in
+      var shifted = estimate
+      shifted.time -= lead
+      return shifted
+    }
     let starts = Dictionary(grouping: song.notes, by: \.startSeconds)
     var cents: [Double] = []
     for (start, group) in starts where group.count == 1 {
@@ -65,7 +73,7 @@ extension DemoCommand {
     }
     // Attacks: spectral-flux onsets matched to the tab's note starts.
     let detector = try SpectralFluxOnsetDetector(configuration: .init(sampleRate: heardRate))
-    let onsets = detector.onsets(for: heard).map(\.time)
+    let onsets = detector.onsets(for: heard).map { $0.time - lead }
     var attackErrors: [Double] = []
     for start in starts.keys {
       if let nearest = onsets.min(by: { abs($0 - start) < abs($1 - start) }), abs(nearest - start) <= 0.05 {

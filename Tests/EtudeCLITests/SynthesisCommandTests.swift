@@ -114,7 +114,7 @@ import Testing
     #expect(measured >= 25)
     #expect(synthesis["notesWithin2Cents"] as? Int == measured)
     let attacks = try #require(synthesis["attacks"] as? Int)
-    #expect((synthesis["attacksFound"] as? Int ?? 0) >= attacks - 1)
+    #expect(synthesis["attacksFound"] as? Int == attacks)
     #expect((synthesis["meanAbsoluteAttackMs"] as? Double ?? 99) < 10)
   }
 }
