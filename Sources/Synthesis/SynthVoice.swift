@@ -19,6 +19,11 @@ public protocol SynthVoice: Sendable {
   /// Whether ``release()`` has been called since the last start.
   var isReleased: Bool { get }
 
+  /// The note's exclusive class (SoundFont 2's `exclusiveClass`): when a voice of a class other
+  /// than 0 starts, the ``VoiceAllocator`` releases every other voice of the same class, as an
+  /// open hi-hat is cut by the closed one. 0 (the default) for none.
+  var exclusiveClass: Int { get }
+
   /// Starts a note, cutting short whatever the voice was playing (a stolen voice restarts here).
   ///
   /// - Parameters:
@@ -32,4 +37,9 @@ public protocol SynthVoice: Sendable {
   /// Adds the voice's next `output.count` frames (mono) to `output`; an inactive voice adds
   /// nothing. Any block size; no allocation, no locks.
   mutating func render(adding output: UnsafeMutableBufferPointer<Float>)
+}
+
+extension SynthVoice {
+  /// No exclusive class: starting this voice cuts no other.
+  public var exclusiveClass: Int { 0 }
 }

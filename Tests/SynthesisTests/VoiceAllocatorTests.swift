@@ -10,6 +10,8 @@ struct ProbeVoice: SynthVoice {
   var pitch = 0.0
   var starts = 0
   var framesLeftAfterRelease = 0
+  /// Pitches 42 and 46 (closed and open hi-hat) share class 1, as in General MIDI drum kits.
+  var exclusiveClass: Int { pitch == 42 || pitch == 46 ? 1 : 0 }
 
   mutating func start(pitch: Double, velocity: Int) {
     self.pitch = pitch
@@ -41,6 +43,16 @@ struct ProbeInstrument: Instrument {
     var block = [Float](repeating: 0, count: frames)
     block.withUnsafeMutableBufferPointer { allocator.render(adding: $0) }
     return block[0]
+  }
+
+  @Test func aVoiceOfAnExclusiveClassCutsTheOthersOfItsClassOnly() {
+    var voices = VoiceAllocator(instrument: ProbeInstrument(), polyphony: 4, sampleRate: 1000)
+    voices.noteOn(pitch: 46, velocity: 100)  // open hi-hat
+    voices.noteOn(pitch: 38, velocity: 100)  // snare, no class
+    voices.noteOn(pitch: 42, velocity: 100)  // closed hi-hat: cuts the open one
+    #expect(Self.sum(&voices, frames: 20) == 46 + 38 + 42)  // the cut voice's release still sounds
+    #expect(voices.activeCount == 2)
+    #expect(Self.sum(&voices) == 38 + 42)
   }
 
   @Test func freeVoicesFirstThenTheOldestReleasedThenTheOldest() {

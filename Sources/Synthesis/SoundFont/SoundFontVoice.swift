@@ -22,8 +22,8 @@ import Foundation
 ///
 /// Not synthesized: the modulation envelope and both LFOs, modulators from the file, the default
 /// modulators other than velocity-to-attenuation (no MIDI controllers reach a voice), reverb and
-/// chorus sends. The ``exclusiveClass`` is exposed so that a renderer can release the other
-/// voices of the same class; a voice cannot reach them.
+/// chorus sends. The ``exclusiveClass`` is the voice's ``SynthVoice/exclusiveClass``: the
+/// ``VoiceAllocator`` releases the other voices of the class when this one starts.
 ///
 /// - Note: ``start(pitch:velocity:)``, ``release()`` and ``render(adding:)`` are real-time safe.
 public struct SoundFontVoice: SynthVoice {

@@ -76,6 +76,13 @@ public struct VoiceAllocator<Voice: SynthVoice>: Sendable {
     }
     if chosen < 0 { chosen = oldestReleased >= 0 ? oldestReleased : oldest }
     voices[chosen].start(pitch: pitch, velocity: velocity)
+    // An exclusive class cuts the other voices of the class (SoundFont 2, 8.1.2, generator 57).
+    let group = voices[chosen].exclusiveClass
+    if group != 0 {
+      for i in 0..<voices.count where i != chosen && voices[i].isActive && voices[i].exclusiveClass == group {
+        voices[i].release()
+      }
+    }
     storage.pitches[chosen] = pitch
     storage.orders[chosen] = nextOrder
     nextOrder += 1
@@ -92,7 +99,8 @@ public struct VoiceAllocator<Voice: SynthVoice>: Sendable {
     var chosen = -1
     for i in 0..<voices.count
     where voices[i].isActive && !voices[i].isReleased && storage.pitches[i] == pitch
-      && (chosen < 0 || storage.orders[i] < storage.orders[chosen]) {
+      && (chosen < 0 || storage.orders[i] < storage.orders[chosen])
+    {
       chosen = i
     }
     if chosen >= 0 { voices[chosen].release() }
