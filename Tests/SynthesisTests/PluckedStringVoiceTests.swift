@@ -38,7 +38,9 @@ import _TestSupport
       worst = max(worst, abs(error))
       #expect(abs(error) < 2, "string \(string) fret \(fret) at \(sampleRate) Hz: \(error) cents")
     }
-    print("plucked string pitch, \(Int(sampleRate)) Hz: worst error \(worst) cents over \(Self.positions.count) notes")
+    print(
+      "plucked string pitch, \(Int(sampleRate)) Hz: worst error \(worst) cents over \(Self.positions.count) notes"
+    )
   }
 
   @Test(arguments: [44_100.0, 48_000.0])
@@ -75,9 +77,11 @@ import _TestSupport
     let rate = 44_100.0
     let f0 = 110.0
     func eighthPartialCents(stiffness: Double) -> Double {
-      let voice = PluckedStringVoice(sampleRate: rate, pickPosition: 0.31, stiffness: stiffness, brightness: 1)
+      let voice = PluckedStringVoice(
+        sampleRate: rate, pickPosition: 0.31, stiffness: stiffness, brightness: 1)
       let samples = Self.pluck(frequencyHz: f0, sampleRate: rate, seconds: 0.6, voice: voice)
-      let measured = FrequencyMeasurement.frequencyHz(samples, sampleRate: rate, nearHz: 8 * f0, start: 4410, length: 8192)
+      let measured = FrequencyMeasurement.frequencyHz(
+        samples, sampleRate: rate, nearHz: 8 * f0, start: 4410, length: 8192)
       return FrequencyMeasurement.cents(measured, from: 8 * f0)
     }
     #expect(abs(eighthPartialCents(stiffness: 0)) < 1)
@@ -109,7 +113,8 @@ import _TestSupport
     let a = Self.pluck(frequencyHz: 196, sampleRate: 44_100, seconds: 0.05)
     let b = Self.pluck(frequencyHz: 196, sampleRate: 44_100, seconds: 0.05)
     let c = Self.pluck(
-      frequencyHz: 196, sampleRate: 44_100, seconds: 0.05, voice: PluckedStringVoice(sampleRate: 44_100, seed: 7))
+      frequencyHz: 196, sampleRate: 44_100, seconds: 0.05,
+      voice: PluckedStringVoice(sampleRate: 44_100, seed: 7))
     #expect(a == b)
     #expect(a != c)
   }
@@ -129,5 +134,27 @@ import _TestSupport
       block.withUnsafeMutableBufferPointer { v.render(adding: $0) }
       #expect(block.allSatisfy { $0.isFinite && abs($0) <= 1 }, "pitch \(pitch)")
     }
+  }
+
+  /// A copy of a sounding voice plays on by itself: the two never write each other's delay line.
+  @Test func aCopiedVoiceRingsOnIndependently() {
+    var voice = PluckedStringVoice(sampleRate: 44_100)
+    voice.start(pitch: 52, velocity: 100)
+    var warmup = [Float](repeating: 0, count: 300)
+    warmup.withUnsafeMutableBufferPointer { voice.render(adding: $0) }
+    var copy = voice
+    var a = [Float](repeating: 0, count: 2000)
+    var b = [Float](repeating: 0, count: 2000)
+    // Interleaved renders: shared memory would make the second read what the first wrote.
+    for block in 0..<20 {
+      a.withUnsafeMutableBufferPointer {
+        voice.render(adding: UnsafeMutableBufferPointer(rebasing: $0[block * 100..<(block + 1) * 100]))
+      }
+      b.withUnsafeMutableBufferPointer {
+        copy.render(adding: UnsafeMutableBufferPointer(rebasing: $0[block * 100..<(block + 1) * 100]))
+      }
+    }
+    #expect(a == b)
+    #expect(a.contains { abs($0) > 0.01 })
   }
 }

@@ -23,7 +23,9 @@ public struct GuitarTuning: Sendable, Hashable, Codable {
 
   /// Standard tuning: strings 1...6 are E4 329.63, B3 246.94, G3 196.0, D3 146.83, A2 110.0 and
   /// E2 82.41 Hz.
-  public static let standard = GuitarTuning(openStringFrequenciesHz: [329.63, 246.94, 196.0, 146.83, 110.0, 82.41])
+  public static let standard = GuitarTuning(openStringFrequenciesHz: [
+    329.63, 246.94, 196.0, 146.83, 110.0, 82.41,
+  ])
 
   /// How many strings there are.
   public var stringCount: Int { openStringFrequenciesHz.count }
@@ -35,7 +37,8 @@ public struct GuitarTuning: Sendable, Hashable, Codable {
   ///   - fret: The fret, `0...maximumFret` (0 is the open string).
   /// - Returns: The frequency in Hz, or `nil` when there is no such string or fret.
   public func frequencyHz(string: Int, fret: Int) -> Double? {
-    guard (1...max(1, stringCount)).contains(string), string <= stringCount, (0...max(0, maximumFret)).contains(fret)
+    guard (1...max(1, stringCount)).contains(string), string <= stringCount,
+      (0...max(0, maximumFret)).contains(fret)
     else { return nil }
     return openStringFrequenciesHz[string - 1] * pow(2, Double(fret) / 12)
   }

@@ -46,8 +46,7 @@ public struct GuitarVoice: SynthVoice {
   /// - Parameters:
   ///   - pitch: The MIDI note number.
   ///   - velocity: The MIDI velocity, 1...127.
-  /// - Note: Real-time safe.
-  @_noLocks
+  /// - Note: Real-time safe (see ``PluckedStringVoice`` for how that is checked).
   public mutating func start(pitch: Double, velocity: Int) {
     switch timbre {
     case .plucked: plucked.start(pitch: pitch, velocity: velocity)
@@ -69,8 +68,7 @@ public struct GuitarVoice: SynthVoice {
   /// Adds the sounding voice's next frames to `output`.
   ///
   /// - Parameter output: Any number of frames.
-  /// - Note: Real-time safe.
-  @_noLocks
+  /// - Note: Real-time safe (see ``PluckedStringVoice`` for how that is checked).
   public mutating func render(adding output: UnsafeMutableBufferPointer<Float>) {
     switch timbre {
     case .plucked: plucked.render(adding: output)
