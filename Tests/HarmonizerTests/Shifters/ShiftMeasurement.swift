@@ -43,9 +43,9 @@ enum ShiftMeasurement {
   }
 
   /// A vowel-like signal: a pulse train at `frequencyHz` through three formant resonances
-  /// (an /a/: 800, 1200 and 2500 Hz), built from its harmonics (each at the envelope's level).
+  /// (700, 1800 and 2800 Hz, the first the strongest), built from its harmonics (each at the envelope's level).
   static func vowel(_ frequencyHz: Double, sampleRate: Double, seconds: Double) -> [Float] {
-    let formants: [(Double, Double)] = [(800, 80), (1200, 90), (2500, 120)]
+    let formants: [(Double, Double)] = [(700, 80), (1800, 100), (2800, 120)]
     var amplitudes: [Double] = []
     var k = 1.0
     while k * frequencyHz < min(5000, sampleRate / 2) {
@@ -66,13 +66,13 @@ enum ShiftMeasurement {
     }
   }
 
-  /// The first formant as heard in `samples`: the harmonic (of `f0`) below 1.6 kHz with the most
+  /// The first formant as heard in `samples`: the harmonic (of `f0`) below 1.3 kHz with the most
   /// energy, refined by a parabola through the log amplitudes of it and its neighbours, in Hz.
   static func firstFormant(_ samples: [Float], f0: Double, sampleRate: Double) -> Double {
     let slice = Array(samples)
     var levels: [(Double, Double)] = []
     var k = 1.0
-    while k * f0 < 1600 {
+    while k * f0 < 1300 {
       let a = Signal.goertzelAmplitude(slice, frequencyHz: k * f0, sampleRate: sampleRate)
       levels.append((k * f0, log(max(a, 1e-9))))
       k += 1
