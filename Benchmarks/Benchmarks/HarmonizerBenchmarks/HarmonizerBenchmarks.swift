@@ -13,7 +13,7 @@ let benchmarks: @Sendable () -> Void = {
       Benchmark(
         "Shifter \(kind) 48k block \(block)",
         configuration: .init(
-          metrics: [.wallClock, .cpuTotal, .mallocCountTotal], timeUnits: .microseconds, scalingFactor: .one,
+          metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, scalingFactor: .one,
           maxDuration: .seconds(3), maxIterations: 100,
           thresholds: [.mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])])
       ) { benchmark in
