@@ -71,6 +71,15 @@ let package = Package(
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
     ),
     .executableTarget(
+      name: "HarmonizerBenchmarks",
+      dependencies: [
+        .product(name: "Benchmark", package: "benchmark"),
+        .product(name: "Harmonizer", package: "Etude"),
+      ],
+      path: "Benchmarks/HarmonizerBenchmarks",
+      plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    ),
+    .executableTarget(
       name: "ScoreModelBenchmarks",
       dependencies: [
         .product(name: "Benchmark", package: "benchmark"),

@@ -1,9 +1,12 @@
 /// Something that shifts the pitch of a live signal: the seam where the harmonizer's voices and
 /// the auto-tuner plug in a shifting method.
 ///
-/// A shifter is a value with all its state inside (delay lines, analysis buffers), sized when it
-/// is made, so that ``process(_:into:)`` allocates nothing and takes no locks: it runs on the
-/// audio thread, on blocks of any size. Output lags input by ``latencySamples``.
+/// A shifter holds all its state (delay lines, analysis buffers), sized when it is made, so that
+/// ``process(_:into:)`` allocates nothing and takes no locks: it runs on the audio thread, on
+/// blocks of any size. Output lags input by ``latencySamples``. Etude's shifters,
+/// ``DelayLineShifter`` and ``PSOLAShifter``, are final classes because they own preallocated
+/// memory; they are `Sendable` so they can be handed to the audio thread, and are used from one
+/// thread at a time.
 public protocol PitchShifter: Sendable {
   /// The sample rate, in Hz, fixed when the shifter is made.
   var sampleRate: Double { get }

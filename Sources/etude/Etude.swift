@@ -13,7 +13,7 @@ struct Etude: AsyncParsableCommand {
     version: "0.1.0",
     subcommands: [
       DemoCommand.self, InfoCommand.self, ScoreCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
-      ChordsCommand.self,
+      ChordsCommand.self, ShiftCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
       ToneCommand.self, SynthCommand.self, RenderCommand.self,
     ]
