@@ -21,6 +21,8 @@ public final class PSOLASynthesizer: @unchecked Sendable {
   public let sampleRate: Double
   /// The glide, voicing fade and shift range.
   public let configuration: Configuration
+  /// ``Configuration/maximumSemitones``, kept apart so the audio path reads a plain value.
+  private let maximumSemitones: Double
   /// The output's lag behind the analyzer's input, in samples (the analyzer's
   /// ``PitchMarkAnalyzer/synthesisLatencySamples``).
   public let latencySamples: Int
@@ -54,6 +56,7 @@ public final class PSOLASynthesizer: @unchecked Sendable {
     window = .allocate()
     mixStep = Float(1 / max(1, configuration.voicingFadeSeconds * analyzer.sampleRate))
     glide = SemitoneGlide(semitones: 0, timeConstantSeconds: configuration.glideSeconds, sampleRate: analyzer.sampleRate)
+    maximumSemitones = configuration.maximumSemitones
     glide.setTarget(semitones, limit: configuration.maximumSemitones)
     glide.settle()
   }
@@ -67,7 +70,7 @@ public final class PSOLASynthesizer: @unchecked Sendable {
   /// non-finite value is ignored). A change glides in over ``Configuration/glideSeconds``.
   public var semitones: Double {
     get { glide.target }
-    set { glide.setTarget(newValue, limit: configuration.maximumSemitones) }
+    @_noLocks set { glide.setTarget(newValue, limit: maximumSemitones) }
   }
 
   /// Renders the output for the frames the analyzer analyzed last.

@@ -29,6 +29,7 @@ struct SemitoneGlide: Sendable {
   }
 
   /// Sets the value to approach; a non-finite value is ignored, the range is clamped.
+  @_noLocks
   mutating func setTarget(_ semitones: Double, limit: Double) {
     guard semitones.isFinite else { return }
     target = min(limit, max(-limit, semitones))

@@ -1,0 +1,235 @@
+import Foundation
+import ScoreModel
+
+/// The harmonizer: a live voice in, a stereo choir out — up to four pitch-shifted harmony
+/// voices around the (optionally auto-tuned) live voice.
+///
+/// One ``PitchMarkAnalyzer`` tracks the live voice; five ``PSOLASynthesizer``s render from it
+/// (four harmony voices and the live voice, which the auto-tuner shifts to the nearest note of
+/// its scale), so the analysis runs once whatever the number of voices. Each harmony voice's
+/// shift follows its ``HarmonyInterval`` from the sung pitch, the key and the chord
+/// (``HarmonyPlan``), or the notes the keyboard or a ``ChordSequencer`` holds.
+///
+/// **Threads.** ``process(_:left:right:)`` runs on the audio thread: blocks of any size, no
+/// allocation, no locks (`@_noLocks`). ``update(_:)``, ``hold(_:)`` and ``release()`` may be
+/// called from one control thread (or the audio thread itself) at any time: they compile the
+/// settings there and hand the result over through a lock-free triple buffer; the audio thread
+/// picks up the newest at its next block, and level and pan changes ramp over that block so
+/// nothing clicks.
+///
+/// **Latency.** The output lags the input by ``latencySamples`` (the PSOLA synthesis latency,
+/// about 59 ms at 44.1 kHz); the live voice is delayed by the same amount, so all voices stay
+/// together.
+public final class HarmonizerEngine: @unchecked Sendable {
+  // @unchecked: the audio-path state is touched by process() only; the control side only posts
+  // to the mailbox (and reads `controlPlan`, which only it writes).
+
+  /// The sample rate, in Hz.
+  public let sampleRate: Double
+  /// How many samples the output lags the input.
+  public let latencySamples: Int
+
+  private let analyzerOwner: PitchMarkAnalyzer
+  private let analyzer: Unmanaged<PitchMarkAnalyzer>
+  private let synthesizerOwners: [PSOLASynthesizer]
+  /// The four harmony voices' synthesizers, then the live voice's.
+  private let synthesizers: UnsafeMutableBufferPointer<Unmanaged<PSOLASynthesizer>>
+  private let scratch: UnsafeMutableBufferPointer<Float>
+  private let chunk: Int
+  /// ``HarmonizerSettings/maximumVoices``, read once.
+  private let harmonyVoices: Int
+  private let mailboxOwner: PlanMailbox
+  private let mailbox: Unmanaged<PlanMailbox>
+
+  // Audio-thread state.
+  private var plan: HarmonyPlan
+  private var gainsLeft = SIMD4<Float>.zero
+  private var gainsRight = SIMD4<Float>.zero
+  private var liveGain: Float = 0
+  private var lastSung = Double.nan
+  private var correction = 0.0
+
+  // Control-thread state.
+  private var controlPlan: HarmonyPlan
+
+  /// An engine with `settings`, all its memory allocated here.
+  ///
+  /// - Parameters:
+  ///   - sampleRate: The sample rate, in Hz.
+  ///   - settings: The initial harmony.
+  ///   - configuration: The PSOLA analysis and synthesis settings (pitch range, glide).
+  /// - Throws: ``HarmonizerError/invalidParameter(name:value:expected:)`` for settings or a
+  ///   configuration out of range.
+  public init(
+    sampleRate: Double, settings: HarmonizerSettings = .init(),
+    configuration: PSOLAShifter.Configuration = .init()
+  ) throws(HarmonizerError) {
+    let plan = try HarmonyPlan(settings)
+    self.sampleRate = sampleRate
+    let analyzer = try PitchMarkAnalyzer(
+      sampleRate: sampleRate, maximumFrames: 256, configuration: configuration.analysis)
+    var owners: [PSOLASynthesizer] = []
+    for _ in 0...HarmonizerSettings.maximumVoices {
+      owners.append(try PSOLASynthesizer(analyzer: analyzer, configuration: configuration.synthesis))
+    }
+    analyzerOwner = analyzer
+    self.analyzer = .passUnretained(analyzer)
+    synthesizerOwners = owners
+    synthesizers = .allocate(capacity: owners.count)
+    _ = synthesizers.initialize(from: owners.map { Unmanaged.passUnretained($0) })
+    chunk = analyzer.maximumFrames
+    harmonyVoices = HarmonizerSettings.maximumVoices
+    scratch = .allocate(capacity: chunk)
+    scratch.initialize(repeating: 0)
+    latencySamples = owners[0].latencySamples
+    mailboxOwner = PlanMailbox(plan)
+    mailbox = .passUnretained(mailboxOwner)
+    self.plan = plan
+    controlPlan = plan
+  }
+
+  deinit {
+    synthesizers.deallocate()
+    scratch.deallocate()
+  }
+
+  /// Sets new harmony settings (key, chord, voices, levels, auto-tune); any held notes stay held.
+  ///
+  /// - Throws: what ``HarmonizerSettings/validate()`` throws; the engine keeps its settings then.
+  public func update(_ settings: HarmonizerSettings) throws(HarmonizerError) {
+    let held = controlPlan.holdsNotes ? (0..<controlPlan.noteCount).map { controlPlan.notes[$0] } : nil
+    controlPlan = try HarmonyPlan(settings).holding(held)
+    mailboxOwner.post(controlPlan)
+  }
+
+  /// Makes the voices sing these MIDI notes (the keyboard, or a sequencer's chord): voice `i`
+  /// sings `notes[i]`; an empty list silences the voices. At most four notes count.
+  public func hold(_ notes: [Int]) {
+    controlPlan = controlPlan.holding(notes.map(Double.init))
+    mailboxOwner.post(controlPlan)
+  }
+
+  /// Lets the held notes go: the voices follow their intervals again.
+  public func release() {
+    controlPlan = controlPlan.holding(nil)
+    mailboxOwner.post(controlPlan)
+  }
+
+  /// The sung pitch the engine last heard (a fractional MIDI pitch), or NaN before any. For
+  /// display; read it from the audio thread.
+  public var sungPitch: Double { lastSung }
+
+  /// Harmonizes a block: the live voice in, the stereo mix out.
+  ///
+  /// - Parameters:
+  ///   - input: Mono samples, any count; NaN and ±∞ count as 0.
+  ///   - left: The left channel, at least `input.count` samples.
+  ///   - right: The right channel, at least `input.count` samples.
+  /// - Note: Real-time safe: no allocation, no locks.
+  @_noLocks
+  public func process(
+    _ input: UnsafeBufferPointer<Float>, left: UnsafeMutableBufferPointer<Float>,
+    right: UnsafeMutableBufferPointer<Float>
+  ) {
+    if let newest = mailbox._withUnsafeGuaranteedRef({ $0.take() }) { plan = newest }
+    let count = min(input.count, min(left.count, right.count))
+    var start = 0
+    while start < count {
+      let end = min(count, start + chunk)
+      processChunk(
+        UnsafeBufferPointer(rebasing: input[start..<end]),
+        left: UnsafeMutableBufferPointer(rebasing: left[start..<end]),
+        right: UnsafeMutableBufferPointer(rebasing: right[start..<end]))
+      start = end
+    }
+  }
+
+  @_noLocks
+  private func processChunk(
+    _ input: UnsafeBufferPointer<Float>, left: UnsafeMutableBufferPointer<Float>,
+    right: UnsafeMutableBufferPointer<Float>
+  ) {
+    let n = input.count
+    let view = analyzer._withUnsafeGuaranteedRef { analysis in
+      analysis.analyze(input)
+      return analysis.view()
+    }
+    // The sung pitch: the newest voiced mark's period (held through unvoiced stretches).
+    if view.markCount > 0 {
+      let mark = view.mark(view.markCount - 1)
+      if mark.isVoiced, mark.periodSamples > 0 {
+        let hz = sampleRate / mark.periodSamples
+        lastSung = 69 + 12 * _unsafePerformance { log2(hz / 440) }
+      }
+    }
+    let seconds = Double(n) / sampleRate
+    for i in 0..<n {
+      left[i] = 0
+      right[i] = 0
+    }
+
+    // The live voice, auto-tuned or not (its synthesizer always runs, to stay in step).
+    var desired = 0.0
+    if plan.autoTune, lastSung.isFinite, let target = plan.autoTuneSet.nearest(to: lastSung) {
+      desired = Double(target) - lastSung
+    }
+    let retune = plan.retuneSeconds
+    let keep = retune > 0 ? _unsafePerformance { exp(-seconds / retune) } : 0
+    correction = desired + (correction - desired) * keep
+    let live = synthesizers[harmonyVoices]
+    let liveShift = plan.autoTune ? correction : 0
+    let buffer = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+    live._withUnsafeGuaranteedRef { synthesizer in
+      synthesizer.semitones = liveShift
+      synthesizer.render(from: view, into: buffer)
+    }
+    let liveTarget = plan.liveLevel
+    let firstFrame = view.framesAnalyzed - n - latencySamples
+    for i in 0..<n {
+      let g = liveGain + (liveTarget - liveGain) * Float(i + 1) / Float(n)
+      // Without auto-tune the live voice is the input itself, delayed to meet the voices.
+      let x = plan.autoTune ? buffer[i] : view.ring[firstFrame + i]
+      left[i] += g * x
+      right[i] += g * x
+    }
+    liveGain = liveTarget
+
+    // The harmony voices.
+    var targetLeft = SIMD4<Float>.zero
+    var targetRight = SIMD4<Float>.zero
+    for v in 0..<harmonyVoices {
+      let shift = plan.shift(voice: v, sung: lastSung)
+      if shift.isFinite {
+        let angle = (plan.pans[v] + 1) * (Float.pi / 4)
+        targetLeft[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { cos(angle) })
+        targetRight[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { sin(angle) })
+      }
+      let (fromLeft, fromRight) = (gainsLeft[v], gainsRight[v])
+      let (toLeft, toRight) = (targetLeft[v], targetRight[v])
+      synthesizers[v]._withUnsafeGuaranteedRef { synthesizer in
+        if shift.isFinite { synthesizer.semitones = shift }
+        synthesizer.render(from: view, into: buffer)
+      }
+      if fromLeft == 0 && fromRight == 0 && toLeft == 0 && toRight == 0 { continue }
+      for i in 0..<n {
+        let t = Float(i + 1) / Float(n)
+        let x = buffer[i]
+        left[i] += (fromLeft + (toLeft - fromLeft) * t) * x
+        right[i] += (fromRight + (toRight - fromRight) * t) * x
+      }
+    }
+    gainsLeft = targetLeft
+    gainsRight = targetRight
+  }
+
+  /// Forgets the signal (call between takes); the settings stay.
+  public func reset() {
+    analyzerOwner.reset()
+    for synthesizer in synthesizerOwners { synthesizer.reset() }
+    gainsLeft = .zero
+    gainsRight = .zero
+    liveGain = 0
+    lastSung = .nan
+    correction = 0
+  }
+}

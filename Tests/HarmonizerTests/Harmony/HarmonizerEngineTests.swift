@@ -1,0 +1,120 @@
+import Foundation
+import PitchDSP
+import ScoreModel
+import Testing
+import _TestSupport
+
+@testable import Harmonizer
+
+@Suite struct HarmonizerEngineTests {
+  static let rate = 44_100.0
+
+  /// `signal` through `engine` in blocks of `block` frames: the left and right channels.
+  static func run(_ engine: HarmonizerEngine, _ signal: [Float], block: Int = 256) -> (
+    left: [Float], right: [Float]
+  ) {
+    var left = [Float](repeating: .nan, count: signal.count)
+    var right = [Float](repeating: .nan, count: signal.count)
+    var start = 0
+    while start < signal.count {
+      let end = min(signal.count, start + block)
+      signal[start..<end].withUnsafeBufferPointer { input in
+        left[start..<end].withUnsafeMutableBufferPointer { l in
+          right[start..<end].withUnsafeMutableBufferPointer { r in engine.process(input, left: l, right: r) }
+        }
+      }
+      start = end
+    }
+    return (left, right)
+  }
+
+  static func hz(_ midi: Double) -> Double { 440 * pow(2, (midi - 69) / 12) }
+
+  /// The pitch of a single voice (live voice muted) sung at `sung`, in cents from `expected`.
+  static func voiceError(_ settings: HarmonizerSettings, sung: Double, expected: Double) throws -> Double {
+    var settings = settings
+    settings.liveLevel = 0
+    let engine = try HarmonizerEngine(sampleRate: rate, settings: settings)
+    let out = run(engine, ShiftMeasurement.harmonicTone(hz(sung), sampleRate: rate, seconds: 1.2))
+    let pitch = try ShiftMeasurement.medianPitch(out.left, sampleRate: rate, from: 0.4, to: 1.1)
+    return ShiftMeasurement.cents(pitch, from: hz(expected))
+  }
+
+  @Test func aDiatonicVoiceSingsTheKeysThird() throws {
+    // E4 in C major: a third above is G4.
+    #expect(abs(try Self.voiceError(.diatonic([3], in: .cMajor), sung: 64, expected: 67)) < 5)
+    // D4 in C major: a third above is F4.
+    #expect(abs(try Self.voiceError(.diatonic([3], in: .cMajor), sung: 62, expected: 65)) < 5)
+  }
+
+  @Test func aChordVoiceIsInTuneWhenTheSingerIsNot() throws {
+    // D4 sung 25 cents sharp, C major chord: the voice sings E4 in tune.
+    let settings = HarmonizerSettings.chord(try Chord(harte: "C:maj"), voices: 1)
+    #expect(abs(try Self.voiceError(settings, sung: 62.25, expected: 64)) < 5)
+  }
+
+  @Test func theKeyboardsNotesReplaceTheIntervals() throws {
+    var settings = HarmonizerSettings.diatonic([3], in: .cMajor)
+    settings.liveLevel = 0
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings)
+    engine.hold([55])  // G3, whatever is sung
+    let out = Self.run(
+      engine, ShiftMeasurement.harmonicTone(Self.hz(60), sampleRate: Self.rate, seconds: 1.2))
+    let pitch = try ShiftMeasurement.medianPitch(out.left, sampleRate: Self.rate, from: 0.4, to: 1.1)
+    #expect(abs(ShiftMeasurement.cents(pitch, from: Self.hz(55))) < 5)
+    // An empty chord silences the voices.
+    engine.hold([])
+    let silent = Self.run(
+      engine, ShiftMeasurement.harmonicTone(Self.hz(60), sampleRate: Self.rate, seconds: 0.5))
+    #expect(Signal.peak(silent.left[11_025...]) < 1e-4)
+  }
+
+  @Test func theAutoTunerSnapsTheLiveVoiceToTheScale() throws {
+    // A4 sung 35 cents sharp, auto-tune to A minor at once: out comes A4.
+    let settings = HarmonizerSettings(
+      key: Key(.a, .naturalMinor),
+      autoTune: .init(isEnabled: true, key: Key(.a, .naturalMinor), retuneSeconds: 0))
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings)
+    let out = Self.run(
+      engine, ShiftMeasurement.harmonicTone(Self.hz(69.35), sampleRate: Self.rate, seconds: 1.2))
+    let pitch = try ShiftMeasurement.medianPitch(out.left, sampleRate: Self.rate, from: 0.4, to: 1.1)
+    #expect(abs(ShiftMeasurement.cents(pitch, from: 440)) < 3)
+  }
+
+  @Test func aVoicePannedLeftIsSilentOnTheRight() throws {
+    let settings = HarmonizerSettings(voices: [HarmonyVoice(.semitones(7), level: 1, pan: -1)], liveLevel: 0)
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings)
+    let out = Self.run(engine, ShiftMeasurement.harmonicTone(220, sampleRate: Self.rate, seconds: 0.8))
+    #expect(Signal.rms(out.left[22_050...]) > 0.05)
+    #expect(Signal.peak(out.right) < 1e-6)
+  }
+
+  @Test func theLiveVoiceComesOutAfterTheLatencyUnchanged() throws {
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: HarmonizerSettings(liveLevel: 1))
+    let tone = ShiftMeasurement.harmonicTone(220, sampleRate: Self.rate, seconds: 0.5)
+    let out = Self.run(engine, tone, block: 100)
+    let lag = engine.latencySamples
+    // After the first block's level ramp, the output is the input delayed by the latency.
+    for i in (lag + 200)..<tone.count { #expect(abs(out.left[i] - tone[i - lag]) < 1e-6) }
+  }
+
+  @Test func levelChangesRampWithoutClicksAndBadInputStaysFinite() throws {
+    let settings = HarmonizerSettings.diatonic([3, 5], in: .cMajor)
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings)
+    var tone = ShiftMeasurement.harmonicTone(Self.hz(60), sampleRate: Self.rate, seconds: 1)
+    tone[20_000] = .nan
+    tone[20_001] = .infinity
+    let first = Self.run(engine, Array(tone[..<22_050]))
+    var louder = settings
+    louder.voices[0].level = 1
+    louder.voices[1].level = 0
+    try engine.update(louder)
+    let second = Self.run(engine, Array(tone[22_050...]))
+    let left = first.left + second.left
+    #expect(left.allSatisfy { $0.isFinite })
+    var jump: Float = 0
+    for i in 22_000..<23_000 { jump = max(jump, abs(left[i] - left[i - 1])) }
+    // The tone's own steepest step is about 0.1 per sample; a click would be far above.
+    #expect(jump < 0.2)
+  }
+}
