@@ -36,6 +36,9 @@ public final class HarmonizerEngine: @unchecked Sendable {
   private let synthesizers: UnsafeMutableBufferPointer<Unmanaged<PSOLASynthesizer>>
   private let scratch: UnsafeMutableBufferPointer<Float>
   private let chunk: Int
+  /// How far ahead of the synthesis point a shift set now acts, in samples: a longest period
+  /// (grains are placed that far ahead), half a chunk and two live-voice glide time constants.
+  private let pitchLead: Int
   /// ``HarmonizerSettings/maximumVoices``, read once.
   private let harmonyVoices: Int
   private let mailboxOwner: PlanMailbox
@@ -69,15 +72,21 @@ public final class HarmonizerEngine: @unchecked Sendable {
     let analyzer = try PitchMarkAnalyzer(
       sampleRate: sampleRate, maximumFrames: 256, configuration: configuration.analysis)
     var owners: [PSOLASynthesizer] = []
-    for _ in 0...HarmonizerSettings.maximumVoices {
+    for _ in 0..<HarmonizerSettings.maximumVoices {
       owners.append(try PSOLASynthesizer(analyzer: analyzer, configuration: configuration.synthesis))
     }
+    // The live voice's corrections glide by the auto-tuner's own retune time, so its
+    // synthesizer follows them (almost) at once.
+    var liveSynthesis = configuration.synthesis
+    liveSynthesis.glideSeconds = min(liveSynthesis.glideSeconds, 0.002)
+    owners.append(try PSOLASynthesizer(analyzer: analyzer, configuration: liveSynthesis))
     analyzerOwner = analyzer
     self.analyzer = .passUnretained(analyzer)
     synthesizerOwners = owners
     synthesizers = .allocate(capacity: owners.count)
     _ = synthesizers.initialize(from: owners.map { Unmanaged.passUnretained($0) })
     chunk = analyzer.maximumFrames
+    pitchLead = analyzer.maximumPeriodSamples + chunk / 2 + Int(2 * liveSynthesis.glideSeconds * sampleRate)
     harmonyVoices = HarmonizerSettings.maximumVoices
     scratch = .allocate(capacity: chunk)
     scratch.initialize(repeating: 0)
@@ -154,10 +163,16 @@ public final class HarmonizerEngine: @unchecked Sendable {
       analysis.analyze(input)
       return analysis.view()
     }
-    // The sung pitch: the newest voiced mark's period (held through unvoiced stretches).
-    if view.markCount > 0 {
-      let mark = view.mark(view.markCount - 1)
-      if mark.isVoiced, mark.periodSamples > 0 {
+    // The sung pitch where the shift set now takes effect: the synthesizers place grains up to a
+    // longest period ahead of the output, which lags the input by the latency, and a new shift
+    // settles over the glide; so the period of the last mark before that point, held through
+    // unvoiced stretches.
+    let synthesisPoint = Double(view.framesAnalyzed - latencySamples + pitchLead)
+    var index = view.markCount - 1
+    while index > 0, view.mark(index).position > synthesisPoint, view.markCount - index < 256 { index -= 1 }
+    if index >= 0 {
+      let mark = view.mark(index)
+      if mark.isVoiced, mark.periodSamples > 0, mark.position <= synthesisPoint {
         let hz = sampleRate / mark.periodSamples
         lastSung = 69 + 12 * _unsafePerformance { log2(hz / 440) }
       }

@@ -1,0 +1,62 @@
+import Foundation
+import PitchDSP
+
+/// Runs a live processor over a file or a stream, as `etude shift`, `harmonize`, `autotune` and
+/// `fx` do: blocks in, blocks out.
+///
+/// To a WAV file the output is written atomically with the processor's latency removed (the
+/// first `latency` frames dropped and the end flushed with silence), so that it lines up with the
+/// input and has its length (plus `tail` frames for effects that ring on). To `-` it goes out as
+/// raw interleaved PCM on standard output as it is made, still delayed by the latency (live use).
+struct BlockProcessing {
+  var input: MonoInput
+  /// Where to write: a WAV path, or `-`.
+  var output: String
+  /// The raw format for `-` (standard input's, or s16le).
+  var streamFormat: RawPCMFormat
+  /// The WAV sample encoding.
+  var encoding: SampleEncoding
+  /// Channels out (1 or 2).
+  var channels: Int
+  /// Frames the output lags the input.
+  var latency: Int
+  /// Frames to render after the input ends (reverb and delay tails), for a file.
+  var tail: Int = 0
+  var block: Int = 512
+
+  /// Feeds every block of the input to `process`, which returns `channels` planar blocks of the
+  /// same length, and writes them.
+  func run(_ process: ([Float]) -> [[Float]]) throws {
+    if output == "-" {
+      while let frames = try input.read(maxFrames: block) {
+        let out = process(frames)
+        var bytes: [UInt8] = []
+        streamFormat.encoding.encode(out, frames: 0..<frames.count, appendingTo: &bytes)
+        FileHandle.standardOutput.write(Data(bytes))
+      }
+      return
+    }
+    var result = [[Float]](repeating: [], count: channels)
+    var skip = latency
+    var total = 0
+    func append(_ out: [[Float]]) {
+      let count = out.first?.count ?? 0
+      let dropped = min(skip, count)
+      skip -= dropped
+      for c in 0..<channels { result[c] += out[c][dropped...] }
+    }
+    while let frames = try input.read(maxFrames: block) {
+      total += frames.count
+      append(process(frames))
+    }
+    var flush = latency + tail
+    while flush > 0 {
+      let n = min(block, flush)
+      append(process([Float](repeating: 0, count: n)))
+      flush -= n
+    }
+    let length = min(total + tail, result[0].count)
+    let buffer = AudioBuffer(sampleRate: input.sampleRate, channels: result.map { Array($0.prefix(length)) })
+    try WAVWriter.write(buffer, to: URL(fileURLWithPath: output), encoding: encoding)
+  }
+}

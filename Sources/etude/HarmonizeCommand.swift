@@ -1,0 +1,160 @@
+import ArgumentParser
+import Foundation
+import Harmonizer
+import PitchDSP
+import ScoreModel
+
+/// `etude harmonize IN OUT`: a voice into a stereo choir.
+struct HarmonizeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "harmonize",
+    abstract: "Sing into a choir: up to four pitch-shifted voices around a live voice, in stereo.",
+    discussion: """
+      Choose the voices one way: --voices 3,5 (diatonic intervals above the sung note in --key \
+      and --scale: 3 a third, 5 a fifth, -3 a third below, 8 an octave), --chord C:maj7 (the \
+      chord's tones above the sung note, tuned to the chord), --intervals +4,+7 (fixed \
+      semitones), or --progression "C:maj 4 | A:min 4 | F:maj 2 | G:7 2" at --tempo (the voices \
+      sing each chord's notes, looping; N is a rest). --autotune also snaps the live voice to \
+      the key's scale. The output is stereo (the voices spread from left to right). A WAV OUT is \
+      written atomically with the latency (about 59 ms) removed; - for IN reads raw PCM from \
+      standard input and - for OUT writes raw interleaved stereo PCM to standard output as it \
+      is made: sox -d -t raw -r 44100 -e signed -b 16 -c 1 - | etude harmonize - - --voices 3,5 \
+      | play -t raw -r 44100 -e signed -b 16 -c 2 -
+      """)
+
+  @Argument(help: "A WAV file, or - for raw PCM on standard input.")
+  var input: String
+
+  @Argument(help: "A WAV file to write (stereo), or - for raw PCM on standard output.")
+  var output: String
+
+  @Option(help: "The key's tonic, such as C, F#, Bb.")
+  var key: String = "C"
+
+  @Option(help: "The scale: major, minor, harmonic minor, dorian, ...")
+  var scale: String = "major"
+
+  @Option(parsing: .unconditional, help: "Diatonic intervals, comma-separated (3 = a third above, -3 below).")
+  var voices: String?
+
+  @Option(help: "A chord in Harte syntax (C:maj7, A:min, G:7): its tones above the sung note.")
+  var chord: String?
+
+  @Option(parsing: .unconditional, help: "Fixed shifts in semitones, comma-separated (+4,+7,-12).")
+  var intervals: String?
+
+  @Option(
+    help: "A chord progression the voices sing: chords in Harte syntax with lengths in beats, separated by |."
+  )
+  var progression: String?
+
+  @Option(help: "The progression's tempo, in beats per minute.")
+  var tempo: Double = 100
+
+  @Flag(help: "Play the progression once instead of looping it.")
+  var once = false
+
+  @Option(help: "The harmony voices' level, 0...1.")
+  var level: Double = 0.7
+
+  @Option(help: "The live voice's level, 0...1.")
+  var liveLevel: Double = 1
+
+  @Flag(help: "Also auto-tune the live voice to the key's scale.")
+  var autotune = false
+
+  @Option(help: "The auto-tuner's retune time, in milliseconds (0: instant).")
+  var retuneMs: Double = 50
+
+  @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
+  var float = false
+
+  @OptionGroup var rawInput: RawInputOptions
+
+  func validate() throws {
+    let ways = [voices, chord, intervals, progression].compactMap { $0 }.count
+    guard ways == 1 else {
+      throw ValidationError(
+        "choose the voices with exactly one of --voices, --chord, --intervals or --progression")
+    }
+    guard (0...1).contains(level), (0...1).contains(liveLevel) else {
+      throw ValidationError("levels must be within 0...1")
+    }
+    guard retuneMs.isFinite, (0...2000).contains(retuneMs) else {
+      throw ValidationError("--retune-ms must be within 0...2000")
+    }
+  }
+
+  /// The key from --key and --scale.
+  static func key(_ tonic: String, _ scale: String) throws -> Key {
+    guard let name = NoteName(tonic) else { throw ValidationError("--key: not a note name: \(tonic)") }
+    guard let scale = Scale(name: scale) else {
+      throw ValidationError(
+        "--scale: not a scale: \(scale) (major, minor, harmonic minor, melodic minor, dorian, ...)")
+    }
+    return Key(name, scale)
+  }
+
+  func settings() throws -> (HarmonizerSettings, ChordSequencer?) {
+    let key = try Self.key(self.key, scale)
+    var settings = HarmonizerSettings(key: key, liveLevel: liveLevel)
+    var sequencer: ChordSequencer?
+    if let voices {
+      let numbers = try voices.split(separator: ",").map { text -> Int in
+        guard let n = Int(text.trimmingCharacters(in: .whitespaces)), n != 0, abs(n) <= 15 else {
+          throw ValidationError("--voices: not an interval number: \(text)")
+        }
+        return n
+      }
+      settings.voices = HarmonizerSettings.spread(numbers.map { .diatonic($0) }, level: level)
+    } else if let intervals {
+      let shifts = try intervals.split(separator: ",").map { text -> HarmonyInterval in
+        let t = text.trimmingCharacters(in: .whitespaces)
+        guard let s = Double(t), abs(s) <= 24 else {
+          throw ValidationError("--intervals: not a shift in semitones: \(text)")
+        }
+        return .semitones(s)
+      }
+      settings.voices = HarmonizerSettings.spread(shifts, level: level)
+    } else if let chord {
+      let parsed: Chord
+      do { parsed = try Chord(harte: chord) } catch { throw ValidationError("--chord: \(error)") }
+      let chordSettings = HarmonizerSettings.chord(parsed, key: key)
+      settings.chord = parsed
+      settings.voices = HarmonizerSettings.spread(chordSettings.voices.map(\.interval), level: level)
+    } else if let progression {
+      sequencer = try ChordSequencer(progression: progression, tempo: tempo, loops: !once)
+    }
+    settings.autoTune = AutoTuneSettings(isEnabled: autotune, key: key, retuneSeconds: retuneMs / 1000)
+    return (settings, sequencer)
+  }
+
+  func run() throws {
+    let (settings, sequencer) = try settings()
+    let source = try MonoInput(file: input, raw: rawInput)
+    let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings)
+    var framesIn = 0
+    var step: Int?
+    let processing = BlockProcessing(
+      input: source, output: output, streamFormat: input == "-" ? rawInput.format : .s16le,
+      encoding: float ? .float32 : .signed16, channels: 2, latency: engine.latencySamples)
+    try processing.run { frames in
+      if let sequencer {
+        let now = sequencer.step(at: Double(framesIn) / source.sampleRate)
+        if now != step {
+          step = now
+          engine.hold(now.map { sequencer.steps[$0].notes } ?? [])
+        }
+      }
+      framesIn += frames.count
+      var left = [Float](repeating: 0, count: frames.count)
+      var right = [Float](repeating: 0, count: frames.count)
+      frames.withUnsafeBufferPointer { i in
+        left.withUnsafeMutableBufferPointer { l in
+          right.withUnsafeMutableBufferPointer { engine.process(i, left: l, right: $0) }
+        }
+      }
+      return [left, right]
+    }
+  }
+}
