@@ -217,6 +217,7 @@ public struct ADSR: Effect, RackableEffect {
   }
 
   /// Closes the gate and silences the envelope at once; the settings stay.
+  @_noLocks
   public mutating func reset() {
     stage = .idle
     level = 0
@@ -229,15 +230,17 @@ public struct ADSR: Effect, RackableEffect {
   mutating func render(_ buffer: UnsafeMutableBufferPointer<Float>) { process(buffer) }
   mutating func makeUnique() {}
   @_noLocks
-  mutating func copyState(from other: ADSR) {
-    stage = other.stage
-    level = other.level
-    isGateOpen = other.isGateOpen
-    targets = other.targets
-    sustain = other.sustain
-    releaseStep = other.releaseStep
-    detector = other.detector
-    openLevel = other.openLevel
-    closeLevel = other.closeLevel
+  mutating func resetInPlace() { reset() }
+  @_noLocks
+  mutating func copyState(from source: UnsafeMutablePointer<ADSR>) {
+    stage = source.pointee.stage
+    level = source.pointee.level
+    isGateOpen = source.pointee.isGateOpen
+    targets = source.pointee.targets
+    sustain = source.pointee.sustain
+    releaseStep = source.pointee.releaseStep
+    detector = source.pointee.detector
+    openLevel = source.pointee.openLevel
+    closeLevel = source.pointee.closeLevel
   }
 }

@@ -194,6 +194,11 @@ public struct Chorus: Effect, RackableEffect {
   /// Forgets the signal so far.
   public mutating func reset() {
     makeUnique()
+    resetInPlace()
+  }
+
+  @_noLocks
+  mutating func resetInPlace() {
     resetState()
     rate.jump(to: targets[.rate])
     depth.jump(to: targets[.depth])
@@ -217,16 +222,16 @@ public struct Chorus: Effect, RackableEffect {
   }
 
   @_noLocks
-  mutating func copyState(from other: Chorus) {
-    line.copyContents(of: other.line)
-    rate = other.rate
-    depth = other.depth
-    delay = other.delay
-    feedback = other.feedback
-    mix = other.mix
-    targets = other.targets
-    phase = other.phase
-    lastWet = other.lastWet
+  mutating func copyState(from source: UnsafeMutablePointer<Chorus>) {
+    line.copyContents(of: source.pointee.line)
+    rate = source.pointee.rate
+    depth = source.pointee.depth
+    delay = source.pointee.delay
+    feedback = source.pointee.feedback
+    mix = source.pointee.mix
+    targets = source.pointee.targets
+    phase = source.pointee.phase
+    lastWet = source.pointee.lastWet
   }
 
   /// The five targets, by parameter (a fixed-size value, so it copies without allocating).

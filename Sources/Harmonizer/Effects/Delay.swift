@@ -249,6 +249,11 @@ public struct Delay: Effect, RackableEffect {
   /// Forgets the signal so far (silences the echoes); the settings stay, arrived.
   public mutating func reset() {
     makeUnique()
+    resetInPlace()
+  }
+
+  @_noLocks
+  mutating func resetInPlace() {
     resetState()
     feedback.jump(to: feedback.target)
     mix.jump(to: mix.target)
@@ -274,18 +279,18 @@ public struct Delay: Effect, RackableEffect {
   }
 
   @_noLocks
-  mutating func copyState(from other: Delay) {
-    line.copyContents(of: other.line)
-    targets = other.targets
-    feedback = other.feedback
-    mix = other.mix
-    damping = other.damping
-    dampingCoefficient = other.dampingCoefficient
-    lowPassState = other.lowPassState
-    currentDelay = other.currentDelay
-    nextDelay = other.nextDelay
-    fade = other.fade
-    fading = other.fading
-    effectiveDelay = other.effectiveDelay
+  mutating func copyState(from source: UnsafeMutablePointer<Delay>) {
+    line.copyContents(of: source.pointee.line)
+    targets = source.pointee.targets
+    feedback = source.pointee.feedback
+    mix = source.pointee.mix
+    damping = source.pointee.damping
+    dampingCoefficient = source.pointee.dampingCoefficient
+    lowPassState = source.pointee.lowPassState
+    currentDelay = source.pointee.currentDelay
+    nextDelay = source.pointee.nextDelay
+    fade = source.pointee.fade
+    fading = source.pointee.fading
+    effectiveDelay = source.pointee.effectiveDelay
   }
 }

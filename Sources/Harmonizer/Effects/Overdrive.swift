@@ -162,6 +162,7 @@ public struct Overdrive: Effect, RackableEffect {
   }
 
   /// Clears the filter and the anti-aliasing memory; the settings stay, arrived.
+  @_noLocks
   public mutating func reset() {
     filter.reset()
     previousInput = 0
@@ -177,14 +178,16 @@ public struct Overdrive: Effect, RackableEffect {
   mutating func render(_ buffer: UnsafeMutableBufferPointer<Float>) { process(buffer) }
   mutating func makeUnique() {}
   @_noLocks
-  mutating func copyState(from other: Overdrive) {
-    targets = other.targets
-    driveGain = other.driveGain
-    tone = other.tone
-    levelGain = other.levelGain
-    mix = other.mix
-    filter = other.filter
-    previousInput = other.previousInput
-    previousAntiderivative = other.previousAntiderivative
+  mutating func resetInPlace() { reset() }
+  @_noLocks
+  mutating func copyState(from source: UnsafeMutablePointer<Overdrive>) {
+    targets = source.pointee.targets
+    driveGain = source.pointee.driveGain
+    tone = source.pointee.tone
+    levelGain = source.pointee.levelGain
+    mix = source.pointee.mix
+    filter = source.pointee.filter
+    previousInput = source.pointee.previousInput
+    previousAntiderivative = source.pointee.previousAntiderivative
   }
 }

@@ -129,6 +129,7 @@ public struct ResonantLowPass: Effect, RackableEffect {
   }
 
   /// Clears the filter state; the settings stay, arrived.
+  @_noLocks
   public mutating func reset() {
     filter.reset()
     cutoff.jump(to: cutoffTarget)
@@ -140,11 +141,13 @@ public struct ResonantLowPass: Effect, RackableEffect {
   mutating func render(_ buffer: UnsafeMutableBufferPointer<Float>) { process(buffer) }
   mutating func makeUnique() {}
   @_noLocks
-  mutating func copyState(from other: ResonantLowPass) {
-    cutoffTarget = other.cutoffTarget
-    resonanceTarget = other.resonanceTarget
-    cutoff = other.cutoff
-    resonance = other.resonance
-    filter = other.filter
+  mutating func resetInPlace() { reset() }
+  @_noLocks
+  mutating func copyState(from source: UnsafeMutablePointer<ResonantLowPass>) {
+    cutoffTarget = source.pointee.cutoffTarget
+    resonanceTarget = source.pointee.resonanceTarget
+    cutoff = source.pointee.cutoff
+    resonance = source.pointee.resonance
+    filter = source.pointee.filter
   }
 }

@@ -233,6 +233,11 @@ public struct Reverb: Effect, RackableEffect {
   /// Forgets the signal so far (silences the tail); the settings stay, arrived.
   public mutating func reset() {
     makeUnique()
+    resetInPlace()
+  }
+
+  @_noLocks
+  mutating func resetInPlace() {
     resetState()
     decay.jump(to: decay.target)
     damping.jump(to: damping.target)
@@ -259,17 +264,17 @@ public struct Reverb: Effect, RackableEffect {
   }
 
   @_noLocks
-  mutating func copyState(from other: Reverb) {
-    for k in 0..<8 { lines[k].copyContents(of: other.lines[k]) }
-    diffuser1.copyContents(of: other.diffuser1)
-    diffuser2.copyContents(of: other.diffuser2)
-    gains = other.gains
-    lowPass = other.lowPass
-    dampingCoefficient = other.dampingCoefficient
-    targets = other.targets
-    decay = other.decay
-    damping = other.damping
-    mix = other.mix
+  mutating func copyState(from source: UnsafeMutablePointer<Reverb>) {
+    for k in 0..<8 { lines[k].copyContents(of: source.pointee.lines[k]) }
+    diffuser1.copyContents(of: source.pointee.diffuser1)
+    diffuser2.copyContents(of: source.pointee.diffuser2)
+    gains = source.pointee.gains
+    lowPass = source.pointee.lowPass
+    dampingCoefficient = source.pointee.dampingCoefficient
+    targets = source.pointee.targets
+    decay = source.pointee.decay
+    damping = source.pointee.damping
+    mix = source.pointee.mix
   }
 
   /// Eight delay lines in a fixed-size value (no array: copying or indexing it never allocates).

@@ -78,15 +78,18 @@ public struct Volume: Effect, RackableEffect {
   }
 
   /// Ends any ramp (the gain stays).
+  @_noLocks
   public mutating func reset() { linearGain.jump(to: linearGain.target) }
 
   @_noLocks
   mutating func render(_ buffer: UnsafeMutableBufferPointer<Float>) { process(buffer) }
   mutating func makeUnique() {}
   @_noLocks
-  mutating func copyState(from other: Volume) {
-    gainTarget = other.gainTarget
-    linearGain = other.linearGain
+  mutating func resetInPlace() { reset() }
+  @_noLocks
+  mutating func copyState(from source: UnsafeMutablePointer<Volume>) {
+    gainTarget = source.pointee.gainTarget
+    linearGain = source.pointee.linearGain
   }
 
   @_noLocks

@@ -8,9 +8,12 @@ protocol RackableEffect: Effect {
   /// Gives this value its own memory if a copy shares it (allocates then; not on the audio path).
   mutating func makeUnique()
 
+  /// Forgets the signal so far, like ``Effect/reset()``, assuming this value owns its memory.
+  mutating func resetInPlace()
+
   /// Takes `other`'s whole state (parameters, ramps, delay lines) without allocating; `other`
   /// was made with the same sample rate.
-  mutating func copyState(from other: Self)
+  mutating func copyState(from source: UnsafeMutablePointer<Self>)
 }
 
 extension ClosedRange where Bound == Float {
