@@ -74,7 +74,7 @@ public struct Delay: Effect, RackableEffect {
       case .sync:
         .init(
           name: "sync", unit: .toggle, range: range, defaultValue: defaultValue,
-          summary: "1: time = beats x 60 / bpm")
+          summary: "0 off, 1 on: time = beats x 60 / bpm")
       case .bpm:
         .init(name: "bpm", unit: .beatsPerMinute, range: range, defaultValue: defaultValue, summary: "tempo for sync")
       case .beats:

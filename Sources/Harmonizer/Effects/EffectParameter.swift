@@ -74,7 +74,7 @@ public enum EffectParameterUnit: String, Sendable, Hashable, Codable, CaseIterab
   /// A switch: 0 is off, 1 is on (values round to the nearer).
   case toggle
 
-  /// A short suffix for printing values (`" s"`, `" Hz"`, `""`).
+  /// A short suffix for printing values (`" s"`, `" Hz"`; none for ratios and toggles).
   public var suffix: String {
     switch self {
     case .seconds: " s"
@@ -84,7 +84,7 @@ public enum EffectParameterUnit: String, Sendable, Hashable, Codable, CaseIterab
     case .ratio: ""
     case .beatsPerMinute: " BPM"
     case .beats: " beats"
-    case .toggle: " (0/1)"
+    case .toggle: ""
     }
   }
 }
