@@ -32,7 +32,8 @@ struct FXCommand: ParsableCommand {
 
   @Option(
     name: .customLong("set"),
-    help: ArgumentHelp("A parameter: effect.parameter=value (repeatable).", valueName: "effect.parameter=value"))
+    help: ArgumentHelp(
+      "A parameter: effect.parameter=value (repeatable).", valueName: "effect.parameter=value"))
   var settings: [String] = []
 
   @Option(help: "Seconds of tail rendered after the input ends (default: as long as the effects ring).")
@@ -78,7 +79,8 @@ struct FXCommand: ParsableCommand {
     let toStandardOutput = outputPath == "-"
     let format: RawPCMFormat = rawInput.format
     let encoding: SampleEncoding =
-      inputPath == "-" ? format.encoding : (try WAVReader(url: URL(fileURLWithPath: inputPath)).format.encoding)
+      inputPath == "-"
+      ? format.encoding : (try WAVReader(url: URL(fileURLWithPath: inputPath)).format.encoding)
     var rendered: [Float] = []
     var scratch = [Float](repeating: 0, count: block)
     func emit(_ frames: ArraySlice<Float>) {
@@ -92,7 +94,9 @@ struct FXCommand: ParsableCommand {
       }
     }
     func process(_ count: Int) {
-      scratch.withUnsafeMutableBufferPointer { rack.process(UnsafeMutableBufferPointer(rebasing: $0[0..<count])) }
+      scratch.withUnsafeMutableBufferPointer {
+        rack.process(UnsafeMutableBufferPointer(rebasing: $0[0..<count]))
+      }
       emit(scratch[0..<count])
     }
     while let frames = try rackInput.read(maxFrames: block) {
@@ -125,13 +129,16 @@ struct FXCommand: ParsableCommand {
   }
 
   /// A rack of `kinds` with the `--set` values applied.
-  func makeRack(_ kinds: [EffectKind], sampleRate: Double, maximumFrames: Int) throws(EffectError) -> EffectsRack {
+  func makeRack(_ kinds: [EffectKind], sampleRate: Double, maximumFrames: Int) throws(EffectError)
+    -> EffectsRack
+  {
     let rack = try EffectsRack(kinds: kinds, sampleRate: sampleRate, maximumFrames: maximumFrames)
     for setting in settings {
       let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
       guard parts.count == 2, let value = Float(parts[1].trimmingCharacters(in: .whitespaces)), value.isFinite
       else {
-        throw .invalidValue(name: "--set", value: setting, expected: "effect.parameter=number, such as delay.time=0.3")
+        throw .invalidValue(
+          name: "--set", value: setting, expected: "effect.parameter=number, such as delay.time=0.3")
       }
       try rack.setParameter(parts[0].trimmingCharacters(in: .whitespaces), to: value)
     }

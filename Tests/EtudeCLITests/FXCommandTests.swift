@@ -95,7 +95,9 @@ import Testing
     #expect(effect.status != 0)
     #expect(effect.err.contains("unknown effect 'flanger'"))
     #expect(effect.err.contains("chorus, overdrive, delay, reverb, adsr, lowpass, volume"))
-    let parameter = try runEtude(["fx", input.path, output.path, "--chain", "reverb", "--set", "reverb.size=2"])
+    let parameter = try runEtude([
+      "fx", input.path, output.path, "--chain", "reverb", "--set", "reverb.size=2",
+    ])
     #expect(parameter.status != 0)
     #expect(parameter.err.contains("valid parameters: decay, damping, mix"))
     #expect(!FileManager.default.fileExists(atPath: output.path))

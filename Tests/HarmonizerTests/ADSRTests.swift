@@ -9,7 +9,9 @@ import _TestSupport
 
   func noteEnvelope() -> ADSR {
     var adsr = ADSR(sampleRate: rate)
-    for (name, value) in [("attack", 0.1), ("decay", 0.1), ("sustain", 0.5), ("release", 0.2), ("trigger", 1)] {
+    for (name, value) in [
+      ("attack", 0.1), ("decay", 0.1), ("sustain", 0.5), ("release", 0.2), ("trigger", 1),
+    ] {
       try! adsr.setValue(Float(value), named: name)
     }
     adsr.reset()

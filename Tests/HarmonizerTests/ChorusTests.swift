@@ -29,7 +29,8 @@ import _TestSupport
     chorus.depthMilliseconds = depth
     chorus.mixAmount = 1
     chorus.reset()
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 1000, amplitude: 0.5, length: .seconds(2.2))
+    let input = SignalGenerator(sampleRate: rate).sine(
+      frequencyHz: 1000, amplitude: 0.5, length: .seconds(2.2))
     let output = EffectTestSignals.run(&chorus, input)
     let expected = 2 * Double.pi * Double(lfo) * Double(depth) / 1000
     let measured = largestFrequencyDeviation(Array(output[4800...]), nominal: 1000)
@@ -41,7 +42,8 @@ import _TestSupport
     chorus.depthMilliseconds = 0
     chorus.mixAmount = 1
     chorus.reset()
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 1000, amplitude: 0.5, length: .seconds(0.5))
+    let input = SignalGenerator(sampleRate: rate).sine(
+      frequencyHz: 1000, amplitude: 0.5, length: .seconds(0.5))
     let output = EffectTestSignals.run(&chorus, input)
     #expect(largestFrequencyDeviation(Array(output[4800...]), nominal: 1000) < 1e-3)
   }

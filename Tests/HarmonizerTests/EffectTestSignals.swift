@@ -55,7 +55,9 @@ enum EffectTestSignals {
   /// The largest |x[n] − x[n−1]| over `range`.
   static func largestJump(_ x: [Float], in range: Range<Int>) -> Float {
     var jump: Float = 0
-    for n in max(1, range.lowerBound)..<min(range.upperBound, x.count) { jump = max(jump, abs(x[n] - x[n - 1])) }
+    for n in max(1, range.lowerBound)..<min(range.upperBound, x.count) {
+      jump = max(jump, abs(x[n] - x[n - 1]))
+    }
     return jump
   }
 }

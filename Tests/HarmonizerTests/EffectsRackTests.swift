@@ -38,7 +38,8 @@ import _TestSupport
       try rack.setParameter("chorus.rate", to: 1)
     }
     #expect(
-      throws: EffectError.unknownParameter(effect: "reverb", name: "size", valid: ["decay", "damping", "mix"])
+      throws: EffectError.unknownParameter(
+        effect: "reverb", name: "size", valid: ["decay", "damping", "mix"])
     ) { try rack.setParameter("reverb.size", to: 1) }
     #expect(throws: EffectError.self) { try rack.setOrder([0, 0, 1]) }
     #expect(throws: EffectError.self) { try EffectsRack(kinds: [], sampleRate: rate) }
@@ -51,7 +52,8 @@ import _TestSupport
   func switching(
     kinds: [EffectKind], setup: (EffectsRack) throws -> Void, change: @escaping (EffectsRack) -> Void
   ) throws -> (transition: Float, steady: Float, instant: Float) {
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 220, amplitude: 0.5, length: .seconds(0.5))
+    let input = SignalGenerator(sampleRate: rate).sine(
+      frequencyHz: 220, amplitude: 0.5, length: .seconds(0.5))
     let switchFrame = 12_000
     func make() throws -> EffectsRack {
       let rack = try EffectsRack(kinds: kinds, sampleRate: rate)
@@ -111,7 +113,8 @@ import _TestSupport
     try rack.setParameter("delay.time", to: 0.05)
     try rack.setParameter("delay.feedback", to: 0.8)
     try rack.setParameter("delay.mix", to: 1)
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 330, amplitude: 0.5, length: .seconds(0.3))
+    let input =
+      SignalGenerator(sampleRate: rate).sine(frequencyHz: 330, amplitude: 0.5, length: .seconds(0.3))
       + [Float](repeating: 0, count: 24_000)
     let output = EffectTestSignals.run(rack, input, blockSize: 256) { start in
       if start == 14_336 + 2048 { rack.move(slot: 1, to: 0) }

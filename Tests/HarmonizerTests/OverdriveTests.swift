@@ -24,7 +24,8 @@ import _TestSupport
   }
 
   @Test func harmonicsRiseWithDriveAndTheOutputStaysBounded() {
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 440, amplitude: 0.5, length: .seconds(0.6))
+    let input = SignalGenerator(sampleRate: rate).sine(
+      frequencyHz: 440, amplitude: 0.5, length: .seconds(0.6))
     let ratios = [Float(0), 12, 24, 40].map { harmonicRatio(drive($0, input: input), fundamental: 440) }
     #expect(ratios[0] < 0.1)  // the curve is soft from the first decibel: 0 dB drive on 0.5 is mild
     #expect(zip(ratios, ratios.dropFirst()).allSatisfy { $0 < $1 }, "\(ratios)")
@@ -41,7 +42,8 @@ import _TestSupport
 
   @Test func antiAliasingKeepsFoldedHarmonicsDown() {
     // 5 kHz hard-driven: its 7th harmonic (35 kHz) folds to 13 kHz, the 9th (45 kHz) to 3 kHz.
-    let input = SignalGenerator(sampleRate: rate).sine(frequencyHz: 5000, amplitude: 0.8, length: .seconds(0.3))
+    let input = SignalGenerator(sampleRate: rate).sine(
+      frequencyHz: 5000, amplitude: 0.8, length: .seconds(0.3))
     var overdrive = Overdrive(sampleRate: rate)
     overdrive.driveDB = 30
     overdrive.toneHz = 5000
@@ -63,7 +65,9 @@ import _TestSupport
     let naive = Array(EffectTestSignals.run(&filterOnly, naiveCurve.map { $0 * 1e-3 })[4800...])
     func aliasDB(_ x: [Float]) -> Double {
       let fundamental = Signal.goertzelAmplitude(x, frequencyHz: 5000, sampleRate: rate)
-      let aliases = [13_000.0, 3000, 23_000].map { Signal.goertzelAmplitude(x, frequencyHz: $0, sampleRate: rate) }
+      let aliases = [13_000.0, 3000, 23_000].map {
+        Signal.goertzelAmplitude(x, frequencyHz: $0, sampleRate: rate)
+      }
       return 20 * log10(aliases.map { $0 * $0 }.reduce(0, +).squareRoot() / fundamental)
     }
     let withADAA = aliasDB(out)

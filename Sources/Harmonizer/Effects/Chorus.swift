@@ -53,7 +53,9 @@ public struct Chorus: Effect, RackableEffect {
     public var descriptor: EffectParameter {
       switch self {
       case .rate:
-        .init(name: "rate", unit: .hertz, range: range, defaultValue: defaultValue, summary: "LFO rate of the sweep")
+        .init(
+          name: "rate", unit: .hertz, range: range, defaultValue: defaultValue,
+          summary: "LFO rate of the sweep")
       case .depth:
         .init(
           name: "depth", unit: .milliseconds, range: range, defaultValue: defaultValue,
@@ -67,7 +69,9 @@ public struct Chorus: Effect, RackableEffect {
           name: "feedback", unit: .ratio, range: range, defaultValue: defaultValue,
           summary: "share of the wet copy fed back into the delay line")
       case .mix:
-        .init(name: "mix", unit: .ratio, range: range, defaultValue: defaultValue, summary: "dry/wet: 0 dry, 1 wet")
+        .init(
+          name: "mix", unit: .ratio, range: range, defaultValue: defaultValue,
+          summary: "dry/wet: 0 dry, 1 wet")
       }
     }
   }
@@ -107,7 +111,8 @@ public struct Chorus: Effect, RackableEffect {
     self.sampleRate = sampleRate
     samplesPerMillisecond = Float(sampleRate / 1000)
     let capacity = SampleDelayLine.capacity(
-      forMaximumDelay: Int((Parameter.delay.range.upperBound + Parameter.depth.range.upperBound) * samplesPerMillisecond) + 4)
+      forMaximumDelay: Int(
+        (Parameter.delay.range.upperBound + Parameter.depth.range.upperBound) * samplesPerMillisecond) + 4)
     memory = EffectMemory(count: capacity)
     line = SampleDelayLine(memory: memory, offset: 0, capacity: capacity)
     let ramp = Int(rampSeconds * sampleRate)

@@ -66,7 +66,9 @@ public struct Delay: Effect, RackableEffect {
           name: "feedback", unit: .ratio, range: range, defaultValue: defaultValue,
           summary: "share of each repeat fed into the next")
       case .mix:
-        .init(name: "mix", unit: .ratio, range: range, defaultValue: defaultValue, summary: "dry/wet: 0 dry, 1 wet")
+        .init(
+          name: "mix", unit: .ratio, range: range, defaultValue: defaultValue,
+          summary: "dry/wet: 0 dry, 1 wet")
       case .damping:
         .init(
           name: "damping", unit: .hertz, range: range, defaultValue: defaultValue,
@@ -76,7 +78,9 @@ public struct Delay: Effect, RackableEffect {
           name: "sync", unit: .toggle, range: range, defaultValue: defaultValue,
           summary: "0 off, 1 on: time = beats x 60 / bpm")
       case .bpm:
-        .init(name: "bpm", unit: .beatsPerMinute, range: range, defaultValue: defaultValue, summary: "tempo for sync")
+        .init(
+          name: "bpm", unit: .beatsPerMinute, range: range, defaultValue: defaultValue,
+          summary: "tempo for sync")
       case .beats:
         .init(
           name: "beats", unit: .beats, range: range, defaultValue: defaultValue,
@@ -191,7 +195,8 @@ public struct Delay: Effect, RackableEffect {
     case .feedback: feedback.set(v)
     case .mix: mix.set(v)
     case .damping: damping.set(v)
-    case .time, .sync, .bpm, .beats: effectiveDelay = Self.delaySamples(targets: targets, sampleRate: sampleRate, maximum: line.maximumDelay)
+    case .time, .sync, .bpm, .beats:
+      effectiveDelay = Self.delaySamples(targets: targets, sampleRate: sampleRate, maximum: line.maximumDelay)
     }
   }
 
@@ -237,7 +242,9 @@ public struct Delay: Effect, RackableEffect {
           fade = 0
         }
       }
-      if !damping.isSettled { dampingCoefficient = Self.coefficient(forCutoff: damping.next(), sampleRate: sampleRate) }
+      if !damping.isSettled {
+        dampingCoefficient = Self.coefficient(forCutoff: damping.next(), sampleRate: sampleRate)
+      }
       lowPassState = EffectMath.flushed(wet + dampingCoefficient * (lowPassState - wet))
       line.write(x + feedback.next() * lowPassState)
       let m = mix.next()

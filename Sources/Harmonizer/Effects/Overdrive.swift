@@ -55,9 +55,12 @@ public struct Overdrive: Effect, RackableEffect {
           name: "tone", unit: .hertz, range: range, defaultValue: defaultValue,
           summary: "centre of the band-pass tone filter")
       case .level:
-        .init(name: "level", unit: .decibels, range: range, defaultValue: defaultValue, summary: "output level")
+        .init(
+          name: "level", unit: .decibels, range: range, defaultValue: defaultValue, summary: "output level")
       case .mix:
-        .init(name: "mix", unit: .ratio, range: range, defaultValue: defaultValue, summary: "dry/wet: 0 dry, 1 wet")
+        .init(
+          name: "mix", unit: .ratio, range: range, defaultValue: defaultValue,
+          summary: "dry/wet: 0 dry, 1 wet")
       }
     }
   }

@@ -52,7 +52,9 @@ public struct Reverb: Effect, RackableEffect {
           name: "damping", unit: .hertz, range: range, defaultValue: defaultValue,
           summary: "low-pass cutoff in the loops (highs die sooner)")
       case .mix:
-        .init(name: "mix", unit: .ratio, range: range, defaultValue: defaultValue, summary: "dry/wet: 0 dry, 1 wet")
+        .init(
+          name: "mix", unit: .ratio, range: range, defaultValue: defaultValue,
+          summary: "dry/wet: 0 dry, 1 wet")
       }
     }
   }
@@ -121,7 +123,8 @@ public struct Reverb: Effect, RackableEffect {
     decay = SmoothedValue(Parameter.decay.defaultValue, rampSamples: ramp)
     damping = SmoothedValue(Parameter.damping.defaultValue, rampSamples: ramp)
     mix = SmoothedValue(Parameter.mix.defaultValue, rampSamples: ramp)
-    gains = Self.loopGains(decaySeconds: Parameter.decay.defaultValue, lengths: lengths, sampleRate: sampleRate)
+    gains = Self.loopGains(
+      decaySeconds: Parameter.decay.defaultValue, lengths: lengths, sampleRate: sampleRate)
     dampingCoefficient = Self.coefficient(forCutoff: Parameter.damping.defaultValue, sampleRate: sampleRate)
   }
 
@@ -160,7 +163,9 @@ public struct Reverb: Effect, RackableEffect {
   }
 
   @_noLocks
-  private static func loopGains(decaySeconds: Float, lengths: SIMD8<Int32>, sampleRate: Double) -> SIMD8<Float> {
+  private static func loopGains(decaySeconds: Float, lengths: SIMD8<Int32>, sampleRate: Double) -> SIMD8<
+    Float
+  > {
     // 10^(−3L/(T·fs)) = e^(−3·ln10·L/(T·fs))
     let scale = -3 * 2.302_585_092_994_045_7 / (Double(decaySeconds) * sampleRate)
     var g = SIMD8<Float>()

@@ -84,7 +84,8 @@ struct SampleDelayLine: Sendable {
   /// Takes another line's samples and position (the same capacity; a precondition).
   @_noLocks
   mutating func copyContents(of other: SampleDelayLine) {
-    UnsafeMutableRawPointer(storage).copyMemory(from: other.storage, byteCount: (mask + 1) * MemoryLayout<Float>.stride)
+    UnsafeMutableRawPointer(storage).copyMemory(
+      from: other.storage, byteCount: (mask + 1) * MemoryLayout<Float>.stride)
     writeIndex = other.writeIndex
   }
 }

@@ -16,7 +16,8 @@ public struct Volume: Effect, RackableEffect {
     public var defaultValue: Float { 0 }
     /// The description.
     public var descriptor: EffectParameter {
-      .init(name: "gain", unit: .decibels, range: range, defaultValue: defaultValue, summary: "gain; -80 mutes")
+      .init(
+        name: "gain", unit: .decibels, range: range, defaultValue: defaultValue, summary: "gain; -80 mutes")
     }
   }
 

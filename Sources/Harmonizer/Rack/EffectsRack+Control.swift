@@ -15,14 +15,18 @@ extension EffectsRack {
   public func locate(_ name: String) throws(EffectError) -> (slot: Int, parameter: Int) {
     let parts = name.split(separator: ".", maxSplits: 1).map(String.init)
     guard parts.count == 2 else {
-      throw .invalidValue(name: "parameter name", value: name, expected: "effect.parameter, such as delay.time")
+      throw .invalidValue(
+        name: "parameter name", value: name, expected: "effect.parameter, such as delay.time")
     }
     guard let slot = slotNames.firstIndex(where: { $0.lowercased() == parts[0].lowercased() }) else {
       throw .unknownEffect(name: parts[0], valid: slotNames)
     }
-    guard let parameter = slotParameters[slot].firstIndex(where: { $0.name.lowercased() == parts[1].lowercased() })
+    guard
+      let parameter = slotParameters[slot].firstIndex(where: { $0.name.lowercased() == parts[1].lowercased() }
+      )
     else {
-      throw .unknownParameter(effect: slotNames[slot], name: parts[1], valid: slotParameters[slot].map(\.name))
+      throw .unknownParameter(
+        effect: slotNames[slot], name: parts[1], valid: slotParameters[slot].map(\.name))
     }
     return (slot, parameter)
   }
@@ -91,7 +95,9 @@ extension EffectsRack {
   public func setOrder(names: [String]) throws(EffectError) {
     var order: [Int] = []
     for name in names {
-      guard let slot = slotNames.firstIndex(of: name) else { throw .unknownEffect(name: name, valid: slotNames) }
+      guard let slot = slotNames.firstIndex(of: name) else {
+        throw .unknownEffect(name: name, valid: slotNames)
+      }
       order.append(slot)
     }
     try setOrder(order)
@@ -178,7 +184,8 @@ extension EffectsRack {
       }
       var effect = kind.make(sampleRate: sampleRate).effect
       for p in slotParameters[s].indices {
-        effect.setValue(Float(bitPattern: parameterValues[s * parametersPerSlot + p].load(ordering: .relaxed)), at: p)
+        effect.setValue(
+          Float(bitPattern: parameterValues[s * parametersPerSlot + p].load(ordering: .relaxed)), at: p)
       }
       total += effect.tailSeconds
     }

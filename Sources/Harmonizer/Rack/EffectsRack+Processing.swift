@@ -94,7 +94,9 @@ extension EffectsRack {
 
   /// Runs the slots in `order` over `buffer`, each crossfaded with its input by its bypass ramp.
   @_noLocks
-  private func runChain(order: UnsafeMutablePointer<Int>, shadow: Bool, _ buffer: UnsafeMutableBufferPointer<Float>) {
+  private func runChain(
+    order: UnsafeMutablePointer<Int>, shadow: Bool, _ buffer: UnsafeMutableBufferPointer<Float>
+  ) {
     let gains = shadow ? shadowWet : wet
     let step = 1 / Float(rampSamples)
     let n = buffer.count
@@ -149,13 +151,27 @@ extension EffectsRack {
   private func setValue(_ value: Float, parameter p: Int, slot s: Int) {
     let i = slotIndex[s]
     switch slotKind[s] {  // SlotKind raw values
-    case 0: choruses.primary[i].setValue(value, at: p); choruses.shadow[i].setValue(value, at: p)
-    case 1: overdrives.primary[i].setValue(value, at: p); overdrives.shadow[i].setValue(value, at: p)
-    case 2: delays.primary[i].setValue(value, at: p); delays.shadow[i].setValue(value, at: p)
-    case 3: reverbs.primary[i].setValue(value, at: p); reverbs.shadow[i].setValue(value, at: p)
-    case 4: envelopes.primary[i].setValue(value, at: p); envelopes.shadow[i].setValue(value, at: p)
-    case 5: lowPasses.primary[i].setValue(value, at: p); lowPasses.shadow[i].setValue(value, at: p)
-    case 6: volumes.primary[i].setValue(value, at: p); volumes.shadow[i].setValue(value, at: p)
+    case 0:
+      choruses.primary[i].setValue(value, at: p)
+      choruses.shadow[i].setValue(value, at: p)
+    case 1:
+      overdrives.primary[i].setValue(value, at: p)
+      overdrives.shadow[i].setValue(value, at: p)
+    case 2:
+      delays.primary[i].setValue(value, at: p)
+      delays.shadow[i].setValue(value, at: p)
+    case 3:
+      reverbs.primary[i].setValue(value, at: p)
+      reverbs.shadow[i].setValue(value, at: p)
+    case 4:
+      envelopes.primary[i].setValue(value, at: p)
+      envelopes.shadow[i].setValue(value, at: p)
+    case 5:
+      lowPasses.primary[i].setValue(value, at: p)
+      lowPasses.shadow[i].setValue(value, at: p)
+    case 6:
+      volumes.primary[i].setValue(value, at: p)
+      volumes.shadow[i].setValue(value, at: p)
     default:
       let effects = customs
       // RT-audited: setValue is real-time safe by the Effect contract.

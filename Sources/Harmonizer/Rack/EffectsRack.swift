@@ -122,7 +122,8 @@ public final class EffectsRack: @unchecked Sendable {
     _ effects: [RackEffect], sampleRate: Double, maximumFrames: Int = 8192, rampSeconds: Double = 0.02
   ) throws(EffectError) {
     guard (1...Self.maximumSlots).contains(effects.count) else {
-      throw .invalidValue(name: "effect count", value: "\(effects.count)", expected: "1...\(Self.maximumSlots)")
+      throw .invalidValue(
+        name: "effect count", value: "\(effects.count)", expected: "1...\(Self.maximumSlots)")
     }
     guard sampleRate > 0, sampleRate.isFinite else {
       throw .invalidValue(name: "sample rate", value: "\(sampleRate)", expected: "a positive number of Hz")
@@ -132,7 +133,8 @@ public final class EffectsRack: @unchecked Sendable {
     }
     for effect in effects where effect.effect.sampleRate != sampleRate {
       throw .invalidValue(
-        name: "\(effect.baseName) sample rate", value: "\(effect.effect.sampleRate) Hz", expected: "\(sampleRate) Hz")
+        name: "\(effect.baseName) sample rate", value: "\(effect.effect.sampleRate) Hz",
+        expected: "\(sampleRate) Hz")
     }
     for effect in effects where effect.effect.parameters.count > Self.maximumParametersPerSlot {
       throw .invalidValue(
@@ -172,14 +174,30 @@ public final class EffectsRack: @unchecked Sendable {
     for (s, effect) in effects.enumerated() {
       let (kind, index): (SlotKind, Int)
       switch effect {
-      case .chorus(let e): (kind, index) = (.chorus, chorusList.count); chorusList.append(e)
-      case .overdrive(let e): (kind, index) = (.overdrive, overdriveList.count); overdriveList.append(e)
-      case .delay(let e): (kind, index) = (.delay, delayList.count); delayList.append(e)
-      case .reverb(let e): (kind, index) = (.reverb, reverbList.count); reverbList.append(e)
-      case .adsr(let e): (kind, index) = (.adsr, envelopeList.count); envelopeList.append(e)
-      case .lowpass(let e): (kind, index) = (.lowpass, lowPassList.count); lowPassList.append(e)
-      case .volume(let e): (kind, index) = (.volume, volumeList.count); volumeList.append(e)
-      case .custom(_, let e): (kind, index) = (.custom, customList.count); customList.append(e)
+      case .chorus(let e):
+        (kind, index) = (.chorus, chorusList.count)
+        chorusList.append(e)
+      case .overdrive(let e):
+        (kind, index) = (.overdrive, overdriveList.count)
+        overdriveList.append(e)
+      case .delay(let e):
+        (kind, index) = (.delay, delayList.count)
+        delayList.append(e)
+      case .reverb(let e):
+        (kind, index) = (.reverb, reverbList.count)
+        reverbList.append(e)
+      case .adsr(let e):
+        (kind, index) = (.adsr, envelopeList.count)
+        envelopeList.append(e)
+      case .lowpass(let e):
+        (kind, index) = (.lowpass, lowPassList.count)
+        lowPassList.append(e)
+      case .volume(let e):
+        (kind, index) = (.volume, volumeList.count)
+        volumeList.append(e)
+      case .custom(_, let e):
+        (kind, index) = (.custom, customList.count)
+        customList.append(e)
       }
       (slotKind + s).initialize(to: kind.rawValue)
       (slotIndex + s).initialize(to: index)
