@@ -72,6 +72,6 @@ import _TestSupport
     }
     let withADAA = aliasDB(out)
     let without = aliasDB(naive)
-    #expect(withADAA < without - 6, "aliases \(withADAA) dB with ADAA, \(without) dB without")
+    #expect(withADAA < without - 10, "aliases \(withADAA) dB with ADAA, \(without) dB without")
   }
 }
