@@ -220,4 +220,14 @@ import _TestSupport
     // Longer than maximumFrames: cut into passes.
     #expect(EffectTestSignals.run(try make(), input, blockSize: 5000) == reference)
   }
+
+  @Test func settingsMadeBeforeTheFirstBlockApplyWithoutAFade() throws {
+    let rack = try EffectsRack(kinds: [.volume, .overdrive], sampleRate: rate)
+    try rack.setParameter("volume.gain", to: -80)
+    rack.setBypassed(true, slot: 0)
+    try rack.setOrder([1, 0])
+    let input = [Float](repeating: 0.25, count: 64)
+    var dry = Overdrive(sampleRate: rate)
+    #expect(EffectTestSignals.run(rack, input) == EffectTestSignals.run(&dry, input))
+  }
 }

@@ -193,8 +193,10 @@ extension EffectsRack {
   }
 
   /// Forgets the signal so far in every effect (clears delay lines and filters) and ends any
-  /// crossfade; call it on the audio thread, or when audio is stopped.
+  /// crossfade: the next block starts with the order and bypass flags as set, without fades.
+  /// Call it on the audio thread, or when audio is stopped.
   public func reset() {
+    hasStarted = false
     for s in 0..<slotCount {
       resetSlotState(s)
       wet[s] = isBypassed(slot: s) ? 0 : 1

@@ -75,6 +75,18 @@ extension EffectsRack {
       appliedGate = gate
     }
     appliedBypass = bypassMask.load(ordering: .acquiring)
+    if !hasStarted {
+      // Settings made before the first block apply at once, without a fade.
+      hasStarted = true
+      for s in 0..<slotCount {
+        let bypassed = appliedBypass & (1 << UInt32(s)) != 0
+        wet[s] = bypassed ? 0 : 1
+        shadowWet[s] = wet[s]
+      }
+      let word = orderWord.load(ordering: .acquiring)
+      appliedOrderWord = word
+      for position in 0..<slotCount { currentOrder[position] = Int((word >> (4 * UInt64(position))) & 0xF) }
+    }
     if crossfadeRemaining == 0 {
       let word = orderWord.load(ordering: .acquiring)
       if word != appliedOrderWord {

@@ -100,6 +100,8 @@ public final class EffectsRack: @unchecked Sendable {
   var appliedGate: UInt32 = 0
   var appliedBypass: UInt32 = 0
   var crossfadeRemaining = 0
+  /// Whether a block has been processed (until then, order and bypass apply without fades).
+  var hasStarted = false
 
   // Shared with control threads.
   let parameterValues: UnsafeMutablePointer<Atomic<UInt32>>
