@@ -15,7 +15,7 @@ struct Etude: AsyncParsableCommand {
       DemoCommand.self, InfoCommand.self, ScoreCommand.self, PitchCommand.self, NotesCommand.self, OnsetsCommand.self,
       ChordsCommand.self, ShiftCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
-      ToneCommand.self, SynthCommand.self, RenderCommand.self, HarmonizeCommand.self, AutoTuneCommand.self,
+      ToneCommand.self, SynthCommand.self, RenderCommand.self, HarmonizeCommand.self, AutoTuneCommand.self, FXCommand.self,
     ]
   )
 
