@@ -4,7 +4,7 @@
 # Usage: Benchmarks/check-allocations.sh   (needs libkissfft-dev for the KissFFT benchmarks)
 set -euo pipefail
 cd "$(dirname "$0")"
-report=$(swift package benchmark run --allocation-stacks --filter "FFT.*|Resampler.*|Pitch.*|Onset.*|Chroma.*|Chord.*|Performance live.*|Synthesis.*|Shifter.*" 2>/dev/null | grep "^Allocations:")
+report=$(swift package benchmark run --allocation-stacks --filter "FFT.*|Resampler.*|Pitch.*|Onset.*|Chroma.*|Chord.*|Performance live.*|Synthesis.*|Shifter.*|Effects.*|Harmonizer.*" 2>/dev/null | grep "^Allocations:")
 echo "$report"
 total=$(echo "$report" | wc -l)
 clean=$(echo "$report" | grep -c ", 0 allocations (" || true)

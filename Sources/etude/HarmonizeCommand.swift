@@ -15,7 +15,9 @@ struct HarmonizeCommand: ParsableCommand {
       chord's tones above the sung note, tuned to the chord), --intervals +4,+7 (fixed \
       semitones), or --progression "C:maj 4 | A:min 4 | F:maj 2 | G:7 2" at --tempo (the voices \
       sing each chord's notes, looping; N is a rest). --autotune also snaps the live voice to \
-      the key's scale. The output is stereo (the voices spread from left to right). A WAV OUT is \
+      the key's scale. --fx chorus,delay,reverb runs the result through effects (on each \
+      channel; --set reverb.decay=2, see etude fx --list; a progression opens and closes an \
+      adsr effect's gate at each chord), with their tail rendered. The output is stereo (the voices spread from left to right). A WAV OUT is \
       written atomically with the latency (about 59 ms) removed; - for IN reads raw PCM from \
       standard input and - for OUT writes raw interleaved stereo PCM to standard output as it \
       is made: sox -d -t raw -r 44100 -e signed -b 16 -c 1 - | etude harmonize - - --voices 3,5 \
@@ -65,6 +67,15 @@ struct HarmonizeCommand: ParsableCommand {
 
   @Option(help: "The auto-tuner's retune time, in milliseconds (0: instant).")
   var retuneMs: Double = 50
+
+  @Option(help: "Effects after the voices, in order, comma-separated (etude fx --list): chorus,delay,reverb.")
+  var fx: String?
+
+  @Option(
+    name: .customLong("set"),
+    help: ArgumentHelp(
+      "An effect parameter: effect.parameter=value (repeatable).", valueName: "effect.parameter=value"))
+  var effectSettings: [String] = []
 
   @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
   var float = false
@@ -131,19 +142,47 @@ struct HarmonizeCommand: ParsableCommand {
 
   func run() throws {
     let (settings, sequencer) = try settings()
+    let kinds: [EffectKind]
+    do throws(EffectError) {
+      kinds = try (fx ?? "").split(separator: ",").map { name throws(EffectError) in
+        try EffectKind(named: name.trimmingCharacters(in: .whitespaces))
+      }
+    } catch {
+      throw ValidationError(error.description)
+    }
+    guard effectSettings.isEmpty || !kinds.isEmpty else { throw ValidationError("--set needs --fx") }
     let source = try MonoInput(file: input, raw: rawInput)
     let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings)
+    let chain: HarmonizerChain
+    do throws(EffectError) {
+      chain = try HarmonizerChain(engine: engine, effects: kinds)
+      for setting in effectSettings {
+        let parts = setting.split(separator: "=", maxSplits: 1).map {
+          $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard parts.count == 2, let value = Float(parts[1]), value.isFinite else {
+          throw .invalidValue(
+            name: "--set", value: setting, expected: "effect.parameter=number, such as reverb.decay=2")
+        }
+        try chain.setEffectParameter(parts[0], to: value)
+      }
+    } catch {
+      throw ValidationError(error.description)
+    }
     var framesIn = 0
     var step: Int?
-    let processing = BlockProcessing(
+    var processing = BlockProcessing(
       input: source, output: output, streamFormat: input == "-" ? rawInput.format : .s16le,
-      encoding: float ? .float32 : .signed16, channels: 2, latency: engine.latencySamples)
+      encoding: float ? .float32 : .signed16, channels: 2, latency: chain.latencySamples)
+    processing.tail = Int((min(30, chain.tailSeconds) * source.sampleRate).rounded())
     try processing.run { frames in
       if let sequencer {
         let now = sequencer.step(at: Double(framesIn) / source.sampleRate)
         if now != step {
           step = now
-          engine.hold(now.map { sequencer.steps[$0].notes } ?? [])
+          let notes = now.map { sequencer.steps[$0].notes } ?? []
+          chain.engine.hold(notes)
+          if notes.isEmpty { chain.noteOff() } else { chain.noteOn() }
         }
       }
       framesIn += frames.count
@@ -151,7 +190,7 @@ struct HarmonizeCommand: ParsableCommand {
       var right = [Float](repeating: 0, count: frames.count)
       frames.withUnsafeBufferPointer { i in
         left.withUnsafeMutableBufferPointer { l in
-          right.withUnsafeMutableBufferPointer { engine.process(i, left: l, right: $0) }
+          right.withUnsafeMutableBufferPointer { chain.process(i, left: l, right: $0) }
         }
       }
       return [left, right]

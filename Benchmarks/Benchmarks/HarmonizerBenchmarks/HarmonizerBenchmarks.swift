@@ -7,6 +7,8 @@ import Harmonizer
 /// frames per iteration, with a malloc threshold of 0. Wall-clock time per iteration is CPU
 /// seconds per audio second for one voice.
 let benchmarks: @Sendable () -> Void = {
+  effectsBenchmarks()
+  chainBenchmarks()
   let rate = 48_000.0
   for block in [64, 128, 256, 512] {
     for kind in ["PSOLA", "delay line"] {
@@ -19,7 +21,8 @@ let benchmarks: @Sendable () -> Void = {
       ) { benchmark in
         let shifter: any PitchShifter =
           kind == "PSOLA"
-          ? try PSOLAShifter(sampleRate: rate, semitones: 7) : try DelayLineShifter(sampleRate: rate, semitones: 7)
+          ? try PSOLAShifter(sampleRate: rate, semitones: 7)
+          : try DelayLineShifter(sampleRate: rate, semitones: 7)
         let input = sungSecond(sampleRate: rate)
         let output = UnsafeMutableBufferPointer<Float>.allocate(capacity: input.count)
         defer {
@@ -38,7 +41,8 @@ let benchmarks: @Sendable () -> Void = {
 
 /// Warms the shifter up on one second, then measures a second per iteration.
 func run<S: PitchShifter>(
-  _ shifter: S, input: UnsafeMutableBufferPointer<Float>, output: UnsafeMutableBufferPointer<Float>, block: Int,
+  _ shifter: S, input: UnsafeMutableBufferPointer<Float>, output: UnsafeMutableBufferPointer<Float>,
+  block: Int,
   benchmark: Benchmark
 ) {
   var shifter = shifter
@@ -73,4 +77,52 @@ func sungSecond(sampleRate rate: Double) -> UnsafeMutableBufferPointer<Float> {
     phase += 2 * Double.pi * f0 / rate
   }
   return input
+}
+
+/// The whole Pocket Choir path at 48 kHz: the harmonizer engine (one analysis, four PSOLA voices
+/// on diatonic intervals, the live voice auto-tuned) into chorus > overdrive > delay > reverb >
+/// low-pass on both stereo channels, one second of a sung-like tone per iteration, in blocks of
+/// 64, 128, 256 and 512 frames, with a malloc threshold of 0. Wall-clock time per iteration is
+/// CPU seconds per audio second (target: under 0.05).
+func chainBenchmarks() {
+  let rate = 48_000.0
+  for block in [64, 128, 256, 512] {
+    Benchmark(
+      "Harmonizer 4 voices + 5 effects 48k block \(block)",
+      configuration: .init(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds, scalingFactor: .one,
+        maxDuration: .seconds(3), maxIterations: 100,
+        thresholds: [.mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])])
+    ) { benchmark in
+      var settings = HarmonizerSettings.diatonic([3, 5, -3, 8], in: .cMajor)
+      settings.autoTune = AutoTuneSettings(isEnabled: true, key: .cMajor, retuneSeconds: 0.05)
+      let engine = try HarmonizerEngine(sampleRate: rate, settings: settings)
+      let chain = try HarmonizerChain(
+        engine: engine, effects: [.chorus, .overdrive, .delay, .reverb, .lowpass], maximumFrames: block)
+      let input = sungSecond(sampleRate: rate)
+      let left = UnsafeMutableBufferPointer<Float>.allocate(capacity: input.count)
+      let right = UnsafeMutableBufferPointer<Float>.allocate(capacity: input.count)
+      defer {
+        input.deallocate()
+        left.deallocate()
+        right.deallocate()
+      }
+      func second() {
+        var offset = 0
+        while offset < input.count {
+          let n = min(block, input.count - offset)
+          chain.process(
+            UnsafeBufferPointer(rebasing: input[offset..<(offset + n)]),
+            left: UnsafeMutableBufferPointer(rebasing: left[offset..<(offset + n)]),
+            right: UnsafeMutableBufferPointer(rebasing: right[offset..<(offset + n)]))
+          offset += n
+        }
+      }
+      second()
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations { second() }
+      benchmark.stopMeasurement()
+      blackHole(left[100])
+    }
+  }
 }

@@ -7,15 +7,12 @@ import Harmonizer
 /// 64-, 128-, 256- and 512-frame blocks, with a malloc threshold of 0. The wall clock of one
 /// iteration is the CPU seconds per audio second (target, with the harmonizer's four voices:
 /// under 0.05). A parameter is changed every block so the smoothing runs too.
-///
-/// Movable as is into `Benchmarks/HarmonizerBenchmarks/` (call `effectsBenchmarks()` from that
-/// target's `benchmarks` closure).
 func effectsBenchmarks() {
   for block in [64, 128, 256, 512] {
     Benchmark(
       "Effects rack 5 effects 48000 block \(block)",
       configuration: .init(
-        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput], timeUnits: .microseconds,
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
         scalingFactor: .one, maxDuration: .seconds(3), maxIterations: 100,
         thresholds: [.mallocCountTotal: BenchmarkThresholds(absolute: [.p0: 0, .p50: 0, .p100: 0])])
     ) { benchmark in

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PitchDSP
+
+/// `etude harmonize` and `etude autotune`, run as a user runs them, measured back with YIN.
+@Suite struct HarmonizeCommandTests {
+  static let rate = 44_100.0
+
+  /// 0.1 s of silence, then a harmonic tone at `hz` for `seconds`.
+  static func tone(_ hz: Double, seconds: Double = 1) -> [Float] {
+    [Float](repeating: 0, count: 4410)
+      + SignalGenerator(sampleRate: rate).harmonicTone(
+        fundamentalHz: hz, partialAmplitudes: [0.3, 0.2, 0.1, 0.05], length: .seconds(seconds))
+  }
+
+  static func medianPitch(_ samples: [Float], from: Double = 0.35, to: Double = 0.95) throws -> Double {
+    let yin = try YINEstimator(configuration: PitchConfiguration(sampleRate: rate))
+    let voiced = yin.estimates(for: samples).filter { $0.isVoiced && $0.time > from && $0.time < to }.map(
+      \.frequencyHz
+    )
+    .sorted()
+    return voiced.isEmpty ? 0 : voiced[voiced.count / 2]
+  }
+
+  static func cents(_ hz: Double, _ reference: Double) -> Double { 1200 * log2(hz / reference) }
+
+  @Test func oneDiatonicVoiceWithoutTheLiveVoiceSingsTheThird() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.wav"),
+      output = directory.appendingPathComponent("out.wav")
+    // E4 sung in C major: a third above is G4.
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: Self.rate, mono: Self.tone(329.63)), to: input, encoding: .float32)
+    let result = try runEtude([
+      "harmonize", input.path, output.path, "--voices", "3", "--key", "C", "--live-level", "0", "--float",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let stereo = try WAVReader.readAll(url: output)
+    #expect(stereo.channelCount == 2)
+    #expect(stereo.frameCount == Self.tone(329.63).count)
+    #expect(abs(Self.cents(try Self.medianPitch(stereo.channels[0]), 392.0)) < 5)
+  }
+
+  @Test func aProgressionAndEffectsRenderTheirTail() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.wav"),
+      output = directory.appendingPathComponent("out.wav")
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: Self.rate, mono: Self.tone(261.63)), to: input, encoding: .float32)
+    let result = try runEtude([
+      "harmonize", input.path, output.path, "--progression", "G:maj 4", "--tempo", "120", "--live-level", "0",
+      "--fx", "reverb", "--set", "reverb.decay=1",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let stereo = try WAVReader.readAll(url: output)
+    #expect(stereo.frameCount > Self.tone(261.63).count)  // the reverb's tail
+    #expect(
+      Signal.rms(stereo.channels[0][(stereo.frameCount - 22_050)...])
+        < Signal.rms(stereo.channels[0][8000..<30_000]))
+  }
+
+  @Test func autotuneSnapsASharpNoteToTheScale() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.wav"),
+      output = directory.appendingPathComponent("out.wav")
+    // A4 40 cents sharp, in A minor.
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: Self.rate, mono: Self.tone(440 * exp2(0.4 / 12))), to: input, encoding: .float32
+    )
+    let result = try runEtude([
+      "autotune", input.path, output.path, "--key", "A", "--scale", "minor", "--retune-ms", "0", "--float",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let tuned = try WAVReader.readAll(url: output)
+    #expect(tuned.channelCount == 1)
+    #expect(abs(Self.cents(try Self.medianPitch(tuned.mono), 440)) < 3)
+  }
+
+  @Test func badChoicesAreClearErrors() throws {
+    let none = try runEtude(["harmonize", "in.wav", "out.wav"])
+    #expect(none.status != 0 && none.err.contains("exactly one of"))
+    let chord = try runEtude(["harmonize", "in.wav", "out.wav", "--chord", "H:maj"])
+    #expect(chord.status != 0 && chord.err.contains("--chord"))
+    let effect = try runEtude(["harmonize", "-", "-", "--voices", "3", "--fx", "flanger"], stdin: Data())
+    #expect(effect.status != 0 && effect.err.contains("valid effects"))
+  }
+}
