@@ -117,4 +117,31 @@ import _TestSupport
     // The tone's own steepest step is about 0.1 per sample; a click would be far above.
     #expect(jump < 0.2)
   }
+
+  /// A sung-like G3: eight harmonics under a 5.5 Hz vibrato of ±35 cents.
+  static func vibratoTone(seconds: Double) -> [Float] {
+    var phase = 0.0
+    return (0..<Int(seconds * rate)).map { i in
+      let f0 = 196 * pow(2, 0.35 / 12 * sin(2 * Double.pi * 5.5 * Double(i) / rate))
+      phase += 2 * Double.pi * f0 / rate
+      return Float((1...8).reduce(0.0) { $0 + 0.25 * pow(0.7, Double($1 - 1)) * sin(Double($1) * phase) })
+    }
+  }
+
+  @Test func instantAutoTuneFlattensAVibrato() throws {
+    let settings = HarmonizerSettings(
+      key: .cMajor, autoTune: .init(isEnabled: true, key: .cMajor, retuneSeconds: 0))
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings)
+    let input = Self.vibratoTone(seconds: 2)
+    let out = Self.run(engine, input)
+    func rmsCents(_ samples: [Float]) throws -> Double {
+      let yin = try YINEstimator(
+        configuration: PitchConfiguration(sampleRate: Self.rate, minimumFrequencyHz: 60))
+      let cents = yin.estimates(for: samples).filter { $0.isVoiced && $0.time > 0.4 && $0.time < 1.9 }
+        .map { 1200 * log2($0.frequencyHz / 196) }
+      return (cents.map { $0 * $0 }.reduce(0, +) / Double(max(1, cents.count))).squareRoot()
+    }
+    #expect(try rmsCents(input) > 20)
+    #expect(try rmsCents(out.left) < 4)
+  }
 }
