@@ -31,7 +31,7 @@ public struct SamplePlayer: Sendable {
   private let loopEnd: Int
   private let jumpTarget: Int
   private let frameCount: Int
-  private let declickStep: Float
+  private let declickFrames: Int
   private let glideFrames: Int
   /// The next frame to play, from the trim start.
   public private(set) var positionFrames = 0
@@ -47,7 +47,8 @@ public struct SamplePlayer: Sendable {
   private var gainNow: Float = 1
   private var gainStep: Float = 0
   private var gainFramesLeft = 0
-  private var declick: Float = 1
+  /// Frames left in a stop's or retrigger's fade-out.
+  private var declickLeft = 0
   private var fading: Fade = .none
 
   private enum Fade: Sendable { case none, toStop, toRestart }
@@ -66,7 +67,7 @@ public struct SamplePlayer: Sendable {
     sampleRate = sample.sampleRate
     frameCount = sample.trimmedFrameCount
     isLooping = sample.loop.isEnabled
-    declickStep = 1 / Float(max(1, (Self.declickSeconds * sample.sampleRate).rounded()))
+    declickFrames = max(1, Int((Self.declickSeconds * sample.sampleRate).rounded()))
     glideFrames = max(1, Int((Self.gainGlideSeconds * sample.sampleRate).rounded()))
   }
 
@@ -93,7 +94,7 @@ public struct SamplePlayer: Sendable {
   }
 
   /// Starts playing from the trim start; does nothing while already playing (see
-  /// ``retrigger()``).
+  /// ``retrigger()``), except during a stop's fade-out, which then ends in a restart instead.
   ///
   /// - Note: Real-time safe.
   @_noLocks
@@ -103,7 +104,6 @@ public struct SamplePlayer: Sendable {
       return
     }
     positionFrames = 0
-    declick = 1
     fading = .none
     isPlaying = true
   }
@@ -113,7 +113,9 @@ public struct SamplePlayer: Sendable {
   /// - Note: Real-time safe.
   @_noLocks
   public mutating func stop() {
-    if isPlaying { fading = .toStop }
+    guard isPlaying else { return }
+    if fading == .none { declickLeft = declickFrames }
+    fading = .toStop
   }
 
   /// Plays again from the trim start: a playing sample fades out first (``declickSeconds``), a
@@ -122,7 +124,9 @@ public struct SamplePlayer: Sendable {
   /// - Note: Real-time safe.
   @_noLocks
   public mutating func retrigger() {
-    if isPlaying { fading = .toRestart } else { start() }
+    guard isPlaying else { return start() }
+    if fading == .none { declickLeft = declickFrames }
+    fading = .toRestart
   }
 
   /// Writes the next frames into `output`, replacing what it held (silence once stopped).
@@ -159,11 +163,10 @@ public struct SamplePlayer: Sendable {
       gainFramesLeft -= 1
       gainNow = gainFramesLeft == 0 ? gainTarget : gainNow + gainStep
     }
-    let value = frame * gainNow * declick
-    if fading != .none {
-      declick -= declickStep
-      if declick <= 0 {
-        declick = 1
+    guard fading != .none else { return advance(frame * gainNow) }
+    let value = frame * gainNow * Float(declickLeft) / Float(declickFrames)
+    declickLeft -= 1
+    if declickLeft <= 0 {
         if fading == .toStop {
           isPlaying = false
         } else {
@@ -171,8 +174,14 @@ public struct SamplePlayer: Sendable {
         }
         fading = .none
         return value
-      }
     }
+    return advance(value)
+  }
+
+  /// Moves past the frame just played: around the loop, or off the end.
+  @_noLocks
+  @inline(__always)
+  private mutating func advance(_ value: Float) -> Float {
     positionFrames += 1
     if isLooping, positionFrames == loopEnd {
       positionFrames = jumpTarget
