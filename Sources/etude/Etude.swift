@@ -16,6 +16,7 @@ struct Etude: AsyncParsableCommand {
       ChordsCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
       ToneCommand.self, SynthCommand.self, RenderCommand.self,
+      PresetsCommand.self,
     ]
   )
 

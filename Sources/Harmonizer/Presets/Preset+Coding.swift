@@ -14,7 +14,9 @@ extension Preset {
     init?(intValue: Int) { nil }
   }
 
-  /// Decodes a preset. Only `schema` and `name` are required; every other field has a default.
+  /// Decodes a preset. Only `schema` and `name` are required; every other field has a default
+  /// (a missing `created` is `modified`, or the time of reading; a missing `modified` is
+  /// `created`).
   /// Unknown top-level keys are kept in ``unknownFields``.
   ///
   /// Prefer ``init(jsonData:name:)``, which turns every failure into a ``PresetError``.
@@ -30,9 +32,11 @@ extension Preset {
     }
     name = try container.decode(String.self, forKey: .name)
     description = try container.decodeIfPresent(String.self, forKey: .description) ?? ""
-    let created = try Self.decodeDate(container, .created) ?? Date(timeIntervalSince1970: 0)
+    let modified = try Self.decodeDate(container, .modified)
+    // A document without dates (written by hand) counts as made when it is read.
+    let created = try Self.decodeDate(container, .created) ?? modified ?? Self.wholeSeconds(Date())
     self.created = created
-    modified = try Self.decodeDate(container, .modified) ?? created
+    self.modified = modified ?? created
     key = try container.decodeIfPresent(Key.self, forKey: .key)
     chord = try container.decodeIfPresent(Chord.self, forKey: .chord)
     voices = try container.decodeIfPresent([PresetVoice].self, forKey: .voices) ?? []

@@ -59,7 +59,7 @@ extension Preset {
           throw .invalidValue(
             field: field, value: "a key", expected: "\"\(slot.effect).parameter\", such as \"\(slot.effect).mix\"")
         }
-        guard value.isFinite else { throw .invalidValue(field: field, value: "\(value)", expected: "a finite number") }
+        guard value.isFinite else { throw .invalidValue(field: field, value: Self.number(value), expected: "a finite number") }
       }
     }
   }
@@ -72,7 +72,7 @@ extension Preset {
     for (index, step) in sequencer.steps.enumerated() {
       let field = "sequencer.steps[\(index)]"
       guard step.beats.isFinite, step.beats > 0, step.beats <= 64 else {
-        throw .invalidValue(field: "\(field).beats", value: "\(step.beats)", expected: "beats in 0 < beats <= 64")
+        throw .invalidValue(field: "\(field).beats", value: Self.number(step.beats), expected: "beats in 0 < beats <= 64")
       }
       guard step.notes.count <= 16 else {
         throw .invalidValue(field: "\(field).notes", value: "\(step.notes.count) notes", expected: "at most 16")
@@ -91,13 +91,13 @@ extension Preset {
     if let end = sample.trimEndSeconds {
       guard end.isFinite, end > sample.trimStartSeconds, end <= 86_400 else {
         throw .invalidValue(
-          field: "sample.trimEndSeconds", value: "\(end)", expected: "seconds after trimStartSeconds")
+          field: "sample.trimEndSeconds", value: number(end), expected: "seconds after trimStartSeconds")
       }
     }
     try check(sample.loop.startSeconds, in: 0...86_400, "sample.loop.startSeconds", "seconds")
     if let end = sample.loop.endSeconds {
       guard end.isFinite, end > sample.loop.startSeconds, end <= 86_400 else {
-        throw .invalidValue(field: "sample.loop.endSeconds", value: "\(end)", expected: "seconds after startSeconds")
+        throw .invalidValue(field: "sample.loop.endSeconds", value: number(end), expected: "seconds after startSeconds")
       }
     }
     try check(sample.loop.crossfadeSeconds, in: 0...1, "sample.loop.crossfadeSeconds", "seconds")
@@ -108,8 +108,13 @@ extension Preset {
   ) throws(PresetError) {
     guard value.isFinite, range.contains(value) else {
       throw .invalidValue(
-        field: field, value: "\(value)", expected: "\(unit) in \(range.lowerBound)...\(range.upperBound)")
+        field: field, value: number(value), expected: "\(unit) in \(number(range.lowerBound))...\(number(range.upperBound))")
     }
+  }
+
+  /// A number as JSON would show it: `99`, not `99.0`.
+  static func number(_ value: Double) -> String {
+    value.isFinite && value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)"
   }
 
   private static func isIdentifier(_ text: String) -> Bool {
