@@ -32,7 +32,8 @@ public func fuzzPreset(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     precondition(again == preset, "a preset changed in a JSON round trip")
     // The name either maps to a safe file name or is refused with a typed error.
     if let file = try? PresetStore.fileName(for: preset.name) {
-      precondition(!file.contains("/") && !file.hasPrefix(".") && !file.contains("\0"), "unsafe file name \(file)")
+      precondition(
+        !file.contains("/") && !file.hasPrefix(".") && !file.contains("\0"), "unsafe file name \(file)")
     }
   } catch {
     precondition(!error.description.isEmpty, "an error without a message")

@@ -19,12 +19,15 @@ struct PresetsCommand: ParsableCommand {
 
   /// The `--dir` option every subcommand takes.
   struct DirectoryOptions: ParsableArguments {
-    @Option(name: .customLong("dir"), help: "The presets directory (default: $ETUDE_PRESETS or ~/.etude/presets).")
+    @Option(
+      name: .customLong("dir"), help: "The presets directory (default: $ETUDE_PRESETS or ~/.etude/presets).")
     var directory: String?
 
     /// The store over the chosen directory.
     var store: PresetStore {
-      PresetStore(directory: directory.map { URL(fileURLWithPath: $0, isDirectory: true) } ?? PresetStore.defaultDirectory())
+      PresetStore(
+        directory: directory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+          ?? PresetStore.defaultDirectory())
     }
   }
 
@@ -173,7 +176,8 @@ struct PresetsCommand: ParsableCommand {
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = TimeZone(identifier: "UTC")!
     let c = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-    return String(format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    return String(
+      format: "%04d-%02d-%02d %02d:%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
   }
 
   /// Text on one line: line breaks and tabs become spaces.

@@ -36,17 +36,20 @@ import Testing
       #expect(lines.count == 3)
       #expect(lines[0].hasPrefix("NAME") && lines[0].contains("SIZE") && lines[0].contains("MODIFIED"))
       #expect(lines[1].hasPrefix("Alto") && lines[1].hasSuffix("low voice"))
-      #expect(lines[2].hasPrefix("Minor thirds") && lines[2].hasSuffix("from the file") && lines[2].contains(" B "))
+      #expect(
+        lines[2].hasPrefix("Minor thirds") && lines[2].hasSuffix("from the file") && lines[2].contains(" B "))
 
       let json = try runEtude(["presets", "list", "--json"] + dir)
-      let entries = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
+      let entries = try #require(
+        try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [[String: Any]])
       #expect(entries.map { $0["name"] as? String } == ["Alto", "Minor thirds"])
       #expect((entries[1]["sizeBytes"] as? Int ?? 0) > 200)
       #expect((entries[1]["modified"] as? String)?.hasSuffix("Z") == true)
 
       let shown = try runEtude(["presets", "show", "minor THIRDS"] + dir)
       #expect(shown.status == 0)
-      let object = try #require(try JSONSerialization.jsonObject(with: Data(shown.out.utf8)) as? [String: Any])
+      let object = try #require(
+        try JSONSerialization.jsonObject(with: Data(shown.out.utf8)) as? [String: Any])
       #expect(object["schema"] as? String == "etude-preset/1")
       #expect(object["name"] as? String == "Minor thirds" && object["key"] as? String == "A minor")
       #expect((object["voices"] as? [Any])?.count == 2)
@@ -63,10 +66,12 @@ import Testing
     try Self.withDocument { presets, file in
       let dir = ["--dir", presets.path]
       #expect(try runEtude(["presets", "save", "Choir", "--from", file.path] + dir).status == 0)
-      let duplicate = try runEtude(["presets", "save", "CHOIR", "--from", file.path, "--description", "new"] + dir)
+      let duplicate = try runEtude(
+        ["presets", "save", "CHOIR", "--from", file.path, "--description", "new"] + dir)
       #expect(duplicate.status != 0)
       #expect(duplicate.err.contains("a preset named \"Choir\" already exists"))
-      let forced = try runEtude(["presets", "save", "CHOIR", "--from", file.path, "--description", "new", "--force"] + dir)
+      let forced = try runEtude(
+        ["presets", "save", "CHOIR", "--from", file.path, "--description", "new", "--force"] + dir)
       #expect(forced.status == 0)
       let shown = try runEtude(["presets", "show", "choir"] + dir)
       #expect(shown.out.contains("\"description\" : \"new\""))
@@ -82,18 +87,23 @@ import Testing
       #expect(delete.status != 0 && delete.err.contains("no preset named"))
       let traversal = try runEtude(["presets", "save", "../escape", "--from", file.path] + dir)
       #expect(traversal.status != 0 && traversal.err.contains("path separator"))
-      #expect(!FileManager.default.fileExists(atPath: presets.deletingLastPathComponent().appendingPathComponent("escape.json").path))
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: presets.deletingLastPathComponent().appendingPathComponent("escape.json").path))
 
       let bad = try runEtude(
         ["presets", "save", "bad", "--from", "-"] + dir,
         stdin: Data(#"{"schema": "etude-preset/1", "name": "x", "voices": [{"interval": 99}]}"#.utf8))
       #expect(bad.status != 0 && bad.err.contains("voices[0].interval is 99"))
       let future = try runEtude(
-        ["presets", "save", "future", "--from", "-"] + dir, stdin: Data(#"{"schema": "etude-preset/2", "name": "x"}"#.utf8))
+        ["presets", "save", "future", "--from", "-"] + dir,
+        stdin: Data(#"{"schema": "etude-preset/2", "name": "x"}"#.utf8))
       #expect(future.status != 0 && future.err.contains("etude-preset/2"))
-      let notJSON = try runEtude(["presets", "save", "junk", "--from", "-"] + dir, stdin: Data("not json".utf8))
+      let notJSON = try runEtude(
+        ["presets", "save", "junk", "--from", "-"] + dir, stdin: Data("not json".utf8))
       #expect(notJSON.status != 0 && notJSON.err.contains("damaged"))
-      let noFile = try runEtude(["presets", "save", "x", "--from", presets.appendingPathComponent("none.json").path] + dir)
+      let noFile = try runEtude(
+        ["presets", "save", "x", "--from", presets.appendingPathComponent("none.json").path] + dir)
       #expect(noFile.status != 0 && noFile.err.contains("cannot read"))
 
       // A damaged file in the directory is listed as such, and shown as an error.

@@ -52,7 +52,8 @@ import Testing
   }
 
   @Test func aDocumentNameThatIsAPathNeverReachesTheFileSystem() throws {
-    let store = PresetStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("etude-fuzz-\(UUID())"))
+    let store = PresetStore(
+      directory: FileManager.default.temporaryDirectory.appendingPathComponent("etude-fuzz-\(UUID())"))
     defer { try? FileManager.default.removeItem(at: store.directory) }
     try FileManager.default.createDirectory(at: store.directory, withIntermediateDirectories: true)
     try Data(#"{"schema": "etude-preset/1", "name": "../../evil\u0000"}"#.utf8)

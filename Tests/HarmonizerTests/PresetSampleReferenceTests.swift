@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct PresetSampleReferenceTests {
   @Test func aReferenceLoadsTheTrimmedLoopedSampleFromTheStore() throws {
-    let store = PresetStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("etude-ref-\(UUID())"))
+    let store = PresetStore(
+      directory: FileManager.default.temporaryDirectory.appendingPathComponent("etude-ref-\(UUID())"))
     defer { try? FileManager.default.removeItem(at: store.directory) }
     try FileManager.default.createDirectory(
       at: store.directory.appendingPathComponent("samples"), withIntermediateDirectories: true)
@@ -25,7 +26,8 @@ import Testing
 
     let described = PresetSampleReference(sample: sample, file: "samples/ramp.wav")
     #expect(described.trimStartSeconds == 0.5 && described.trimEndSeconds == 1.5)
-    #expect(described.loop == .init(isEnabled: true, startSeconds: 0.25, endSeconds: 0.75, crossfadeSeconds: 0.005))
+    #expect(
+      described.loop == .init(isEnabled: true, startSeconds: 0.25, endSeconds: 0.75, crossfadeSeconds: 0.005))
 
     #expect(throws: SampleError.self) { try PresetSampleReference(file: "../ramp.wav").load(from: store) }
     #expect(throws: SampleError.fileNotFound(path: store.directory.appendingPathComponent("none.wav").path)) {

@@ -21,7 +21,8 @@ import Testing
     store.now = { Date(timeIntervalSince1970: 1_750_000_000.7) }
     let made = Date(timeIntervalSince1970: 1_700_000_000)
     let saved = try store.save(
-      Preset(name: "  Bright choir ", description: "thirds", created: made, voices: [PresetVoice(.degree(3))]))
+      Preset(name: "  Bright choir ", description: "thirds", created: made, voices: [PresetVoice(.degree(3))])
+    )
     #expect(saved.name == "Bright choir" && saved.created == made)
     #expect(saved.modified == Date(timeIntervalSince1970: 1_750_000_000))
     try store.save(Preset(name: "alto", description: "low"))
@@ -32,7 +33,9 @@ import Testing
     let bright = try #require(list.last)
     #expect(bright.description == "thirds" && bright.created == made && bright.problem == nil)
     #expect(bright.modified == saved.modified)
-    let size = try FileManager.default.attributesOfItem(atPath: store.directory.appendingPathComponent("Bright choir.json").path)[.size] as? Int
+    let size =
+      try FileManager.default.attributesOfItem(
+        atPath: store.directory.appendingPathComponent("Bright choir.json").path)[.size] as? Int
     #expect(bright.sizeBytes == size && bright.sizeBytes > 100)
 
     #expect(try store.load(named: "BRIGHT CHOIR") == saved)
@@ -47,7 +50,8 @@ import Testing
     var store = try Self.makeStore()
     defer { try? FileManager.default.removeItem(at: store.directory) }
     store.now = { Date(timeIntervalSince1970: 1_750_000_000) }
-    let first = try store.save(Preset(name: "Choir: Aah", description: "one", created: Date(timeIntervalSince1970: 5)))
+    let first = try store.save(
+      Preset(name: "Choir: Aah", description: "one", created: Date(timeIntervalSince1970: 5)))
     for name in ["Choir: Aah", "choir: aah", "CHOIR_ AAH", " choir| aah "] {
       #expect(throws: PresetError.duplicateName(name: name, existing: "Choir_ Aah")) {
         try store.save(Preset(name: name, description: "two"))
@@ -56,7 +60,8 @@ import Testing
     #expect(try store.load(named: "Choir: Aah").description == "one")
     store.now = { Date(timeIntervalSince1970: 1_760_000_000) }
     let replaced = try store.save(Preset(name: "choir: aah", description: "two"), replacing: true)
-    #expect(replaced.created == first.created && replaced.modified == Date(timeIntervalSince1970: 1_760_000_000))
+    #expect(
+      replaced.created == first.created && replaced.modified == Date(timeIntervalSince1970: 1_760_000_000))
     #expect(try Self.files(store) == ["Choir_ Aah.json"])
     let loaded = try store.load(named: "Choir: Aah")
     #expect(loaded.description == "two" && loaded.name == "choir: aah")
@@ -79,7 +84,9 @@ import Testing
       }
     }
     #expect(throws: PresetError.self) { try store.load(named: name) }
-    #expect(!FileManager.default.fileExists(atPath: store.directory.deletingLastPathComponent().appendingPathComponent("x.json").path))
+    #expect(
+      !FileManager.default.fileExists(
+        atPath: store.directory.deletingLastPathComponent().appendingPathComponent("x.json").path))
   }
 
   @Test func fileNamesAreSanitized() throws {
@@ -94,7 +101,9 @@ import Testing
     defer { try? FileManager.default.removeItem(at: store.directory) }
     try store.save(Preset(name: "one", description: "first"))
     try store.save(Preset(name: "two"))
-    #expect(throws: PresetError.duplicateName(name: "TWO", existing: "two")) { try store.rename("one", to: "TWO") }
+    #expect(throws: PresetError.duplicateName(name: "TWO", existing: "two")) {
+      try store.rename("one", to: "TWO")
+    }
     #expect(throws: PresetError.notFound(name: "three")) { try store.rename("three", to: "four") }
     let renamed = try store.rename("one", to: "uno")
     #expect(renamed.name == "uno" && renamed.description == "first")
@@ -113,7 +122,8 @@ import Testing
 
     store.interruption = .crashMidWrite
     #expect(throws: PresetError.self) {
-      try store.save(Preset(name: "keep", description: String(repeating: "version 2 ", count: 50)), replacing: true)
+      try store.save(
+        Preset(name: "keep", description: String(repeating: "version 2 ", count: 50)), replacing: true)
     }
     #expect(try Data(contentsOf: url) == before)
     // The crash left its half-written temporary file; it is hidden and never listed or loaded.
@@ -123,7 +133,9 @@ import Testing
     #expect(try store.load(named: "keep").description == "version 1")
 
     store.interruption = .failBeforeRename
-    #expect(throws: PresetError.self) { try store.save(Preset(name: "keep", description: "version 3"), replacing: true) }
+    #expect(throws: PresetError.self) {
+      try store.save(Preset(name: "keep", description: "version 3"), replacing: true)
+    }
     #expect(throws: PresetError.self) { try store.save(Preset(name: "new one")) }
     #expect(try Data(contentsOf: url) == before)
     #expect(try Self.files(store).filter { $0.hasSuffix(".tmp") }.count == 1)  // only the crash's
@@ -162,8 +174,10 @@ import Testing
     let store = try Self.makeStore()
     defer { try? FileManager.default.removeItem(at: store.directory) }
     try store.save(Preset(name: "good"))
-    try Data("{\"schema\": \"etude-preset/1\", \"name\": ".utf8).write(to: store.directory.appendingPathComponent("broken.json"))
-    try Data(#"{"schema": "etude-preset/7", "name": "future"}"#.utf8).write(to: store.directory.appendingPathComponent("future.json"))
+    try Data("{\"schema\": \"etude-preset/1\", \"name\": ".utf8).write(
+      to: store.directory.appendingPathComponent("broken.json"))
+    try Data(#"{"schema": "etude-preset/7", "name": "future"}"#.utf8).write(
+      to: store.directory.appendingPathComponent("future.json"))
     try Data("not a preset".utf8).write(to: store.directory.appendingPathComponent("notes.txt"))
     do {
       _ = try store.load(named: "broken")
@@ -177,7 +191,8 @@ import Testing
     }
     let list = try store.list()
     #expect(list.map(\.name) == ["broken", "future", "good"])
-    #expect(list[0].problem?.contains("damaged") == true && list[1].problem?.contains("etude-preset/7") == true)
+    #expect(
+      list[0].problem?.contains("damaged") == true && list[1].problem?.contains("etude-preset/7") == true)
     #expect(list[2].problem == nil)
     try store.delete(named: "broken")
     #expect(try store.list().count == 2)
@@ -188,13 +203,18 @@ import Testing
     defer { try? FileManager.default.removeItem(at: store.directory) }
     try store.save(Preset(name: "original"))
     try FileManager.default.moveItem(
-      at: store.directory.appendingPathComponent("original.json"), to: store.directory.appendingPathComponent("moved.json"))
+      at: store.directory.appendingPathComponent("original.json"),
+      to: store.directory.appendingPathComponent("moved.json"))
     #expect(try store.load(named: "moved").name == "moved")
     #expect(try store.list().map(\.name) == ["moved"])
   }
 
   @Test func theDefaultDirectoryFollowsTheEnvironment() {
-    #expect(PresetStore.defaultDirectory(environment: ["ETUDE_PRESETS": "/tmp/p", "HOME": "/home/x"]).path == "/tmp/p")
-    #expect(PresetStore.defaultDirectory(environment: ["ETUDE_PRESETS": "", "HOME": "/home/x"]).path == "/home/x/.etude/presets")
+    #expect(
+      PresetStore.defaultDirectory(environment: ["ETUDE_PRESETS": "/tmp/p", "HOME": "/home/x"]).path
+        == "/tmp/p")
+    #expect(
+      PresetStore.defaultDirectory(environment: ["ETUDE_PRESETS": "", "HOME": "/home/x"]).path
+        == "/home/x/.etude/presets")
   }
 }

@@ -39,11 +39,14 @@ import Testing
     #expect(preset.created == Date(timeIntervalSince1970: 1_740_830_400))
     #expect(preset.modified == Date(timeIntervalSince1970: 1_740_904_215))
     #expect(preset.key == Key(.d, .major) && preset.chord?.harte == "D:maj7")
-    #expect(preset.voices == [
-      PresetVoice(.interval(semitones: 4), level: 0.8, pan: -0.5), PresetVoice(.degree(5), level: 0.7, pan: 0.5),
-      PresetVoice(.note(midi: 62)),
-    ])
-    #expect(preset.autoTune == PresetAutoTune(isEnabled: true, key: Key(.b, .naturalMinor), retuneMilliseconds: 20))
+    #expect(
+      preset.voices == [
+        PresetVoice(.interval(semitones: 4), level: 0.8, pan: -0.5),
+        PresetVoice(.degree(5), level: 0.7, pan: 0.5),
+        PresetVoice(.note(midi: 62)),
+      ])
+    #expect(
+      preset.autoTune == PresetAutoTune(isEnabled: true, key: Key(.b, .naturalMinor), retuneMilliseconds: 20))
     #expect(preset.volumes == PresetVolumes(inputDB: 0, outputDB: -3, sampleDB: -6))
     #expect(preset.rack.map(\.effect) == ["chorus", "delay", "reverb"])
     #expect(preset.rack.map(\.isBypassed) == [false, true, false])
@@ -76,11 +79,14 @@ import Testing
        "voices": [{"interval": 7, "humanize": 0.2}]}
       """
     let preset = try Preset(jsonData: Data(json.utf8))
-    #expect(preset.unknownFields["formant"] == .object(["shift": .number(1.5), "on": .array([.bool(true), .null])]))
+    #expect(
+      preset.unknownFields["formant"]
+        == .object(["shift": .number(1.5), "on": .array([.bool(true), .null])]))
     #expect(preset.voices == [PresetVoice(.interval(semitones: 7))])
     let again = try Preset(jsonData: try preset.jsonData())
     #expect(again.unknownFields == preset.unknownFields)
-    #expect(String(decoding: try preset.jsonData(), as: UTF8.self).contains("\"schema\" : \"etude-preset/1\""))
+    #expect(
+      String(decoding: try preset.jsonData(), as: UTF8.self).contains("\"schema\" : \"etude-preset/1\""))
   }
 
   @Test(arguments: ["etude-preset/2", "etude-preset/10", "etude-preset/1.x", "etude-preset/", "other/1"])
@@ -98,15 +104,25 @@ import Testing
     (#"{"schema": "etude-preset/1"}"#, "name: missing"),
     (#"{"schema": "etude-preset/1", "name": "x", "voices": [{"level": 1}]}"#, "voices[0]"),
     (#"{"schema": "etude-preset/1", "name": "x", "voices": [{"interval": 3, "note": 60}]}"#, "exactly one"),
-    (#"{"schema": "etude-preset/1", "name": "x", "voices": [{"interval": 3, "level": 1.5}]}"#, "voices[0].level"),
-    (#"{"schema": "etude-preset/1", "name": "x", "volumes": {"outputDB": "loud"}}"#, "volumes.outputDB: expected a number"),
+    (
+      #"{"schema": "etude-preset/1", "name": "x", "voices": [{"interval": 3, "level": 1.5}]}"#,
+      "voices[0].level"
+    ),
+    (
+      #"{"schema": "etude-preset/1", "name": "x", "volumes": {"outputDB": "loud"}}"#,
+      "volumes.outputDB: expected a number"
+    ),
     (#"{"schema": "etude-preset/1", "name": "x", "key": "H major"}"#, "key"),
     (#"{"schema": "etude-preset/1", "name": "x", "chord": "C:wrong"}"#, "chord"),
     (#"{"schema": "etude-preset/1", "name": "x", "created": "yesterday"}"#, "created"),
-    (#"{"schema": "etude-preset/1", "name": "x", "rack": [{"effect": "delay", "parameters": {"reverb.decay": 1}}]}"#,
-     "rack[0].parameters[\"reverb.decay\"]"),
-    (#"{"schema": "etude-preset/1", "name": "x", "sequencer": {"steps": [{"notes": [200], "beats": 1}]}}"#,
-     "sequencer.steps[0].notes[0]"),
+    (
+      #"{"schema": "etude-preset/1", "name": "x", "rack": [{"effect": "delay", "parameters": {"reverb.decay": 1}}]}"#,
+      "rack[0].parameters[\"reverb.decay\"]"
+    ),
+    (
+      #"{"schema": "etude-preset/1", "name": "x", "sequencer": {"steps": [{"notes": [200], "beats": 1}]}}"#,
+      "sequencer.steps[0].notes[0]"
+    ),
     (#"{"schema": "etude-preset/1", "name": "x", "sample": {"file": "../../etc/passwd"}}"#, "sample.file"),
   ])
   func damageIsCorruptWithAPath(json: String, fragment: String) {
@@ -130,7 +146,9 @@ import Testing
       try preset.validate()
     }
     preset.voices = [PresetVoice(.degree(0))]
-    #expect(throws: PresetError.invalidValue(field: "voices[0].degree", value: "0", expected: "-15...15 but not 0")) {
+    #expect(
+      throws: PresetError.invalidValue(field: "voices[0].degree", value: "0", expected: "-15...15 but not 0")
+    ) {
       try preset.validate()
     }
     preset.voices = [PresetVoice(.interval(semitones: 3), pan: .nan)]

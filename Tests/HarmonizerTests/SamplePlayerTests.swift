@@ -5,7 +5,8 @@ import Testing
 
 @Suite struct SamplePlayerTests {
   /// Renders `count` frames in blocks of the given sizes, cycled.
-  static func render(_ player: inout SamplePlayer, count: Int, blocks: [Int], adding: Bool = false) -> [Float] {
+  static func render(_ player: inout SamplePlayer, count: Int, blocks: [Int], adding: Bool = false) -> [Float]
+  {
     var out = [Float](repeating: adding ? 0.5 : 0, count: count)
     var offset = 0
     var b = 0

@@ -49,7 +49,8 @@ import Testing
 
   @Test func aTriggerLevelStartsTheTakeWithItsPreRoll() throws {
     // −20 dBFS trigger (0.1), 5 ms pre-roll at 1 kHz = 5 frames.
-    let recorder = try SampleRecorder(sampleRate: 1000, maximumSeconds: 1, triggerLevelDB: -20, preRollSeconds: 0.005)
+    let recorder = try SampleRecorder(
+      sampleRate: 1000, maximumSeconds: 1, triggerLevelDB: -20, preRollSeconds: 0.005)
     var input = (0..<100).map { Float($0) * 0.0001 }  // below the trigger
     input[50] = .nan
     input += [0.2, 0.3, 0.05]
@@ -66,7 +67,9 @@ import Testing
     recorder.start()
     Self.feed(recorder, Array(repeating: 0.05, count: 100), block: 16)
     #expect(throws: SampleError.self) { try recorder.finish(name: "silence") }
-    #expect(throws: SampleError.self) { try SampleRecorder(sampleRate: 1000, maximumSeconds: 1, triggerLevelDB: 3) }
+    #expect(throws: SampleError.self) {
+      try SampleRecorder(sampleRate: 1000, maximumSeconds: 1, triggerLevelDB: 3)
+    }
     #expect(throws: SampleError.self) { try SampleRecorder(sampleRate: 1000, maximumSeconds: 0) }
   }
 }

@@ -71,7 +71,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("two.wav")
     let left = (0..<4410).map { Float(0.5 * sin(2 * Double.pi * 441 * Double($0) / 44100)) }
-    try WAVWriter.write(AudioBuffer(sampleRate: 44100, channels: [left, left.map { -$0 * 0 }]), to: url, encoding: .float32)
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: 44100, channels: [left, left.map { -$0 * 0 }]), to: url, encoding: .float32)
 
     let native = try Sample(contentsOf: url)
     #expect(native.name == "two" && native.sampleRate == 44100 && native.frames.count == 4410)

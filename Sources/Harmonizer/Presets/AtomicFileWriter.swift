@@ -69,7 +69,8 @@ enum AtomicFileWriter {
         let code = errno
         if code == EEXIST {
           throw PresetError.duplicateName(
-            name: url.deletingPathExtension().lastPathComponent, existing: url.deletingPathExtension().lastPathComponent)
+            name: url.deletingPathExtension().lastPathComponent,
+            existing: url.deletingPathExtension().lastPathComponent)
         }
         throw io(url, "cannot move the new file into place", code)
       }

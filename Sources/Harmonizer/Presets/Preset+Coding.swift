@@ -3,7 +3,8 @@ import ScoreModel
 
 extension Preset {
   enum CodingKeys: String, CodingKey, CaseIterable {
-    case schema, name, description, created, modified, key, chord, voices, autoTune, volumes, rack, sequencer, sample
+    case schema, name, description, created, modified, key, chord, voices, autoTune, volumes, rack, sequencer,
+      sample
   }
 
   /// Any key, for collecting the unknown ones.

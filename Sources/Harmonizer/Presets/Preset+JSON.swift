@@ -16,7 +16,8 @@ extension Preset {
   public init(jsonData: Data, name: String? = nil) throws(PresetError) {
     let label = name ?? "(unnamed)"
     guard jsonData.count <= Self.maximumFileBytes else {
-      throw .corrupt(name: label, reason: "\(jsonData.count) bytes, more than the \(Self.maximumFileBytes) allowed")
+      throw .corrupt(
+        name: label, reason: "\(jsonData.count) bytes, more than the \(Self.maximumFileBytes) allowed")
     }
     // The schema first, so a future version's preset is reported as such rather than as damage.
     let probe: SchemaProbe
@@ -28,7 +29,9 @@ extension Preset {
     guard let schema = probe.schema else {
       throw .corrupt(name: label, reason: "no \"schema\" (expected \"\(Self.schema)\")")
     }
-    guard Self.isSupported(schema: schema) else { throw .unsupportedVersion(name: name ?? probe.name ?? label, found: schema) }
+    guard Self.isSupported(schema: schema) else {
+      throw .unsupportedVersion(name: name ?? probe.name ?? label, found: schema)
+    }
     do {
       self = try JSONDecoder().decode(Preset.self, from: jsonData)
     } catch {

@@ -18,7 +18,8 @@ extension Preset {
         expected: "at most \(Self.maximumDescriptionBytes) bytes")
     }
     guard voices.count <= Self.maximumVoices else {
-      throw .invalidValue(field: "voices", value: "\(voices.count) voices", expected: "at most \(Self.maximumVoices)")
+      throw .invalidValue(
+        field: "voices", value: "\(voices.count) voices", expected: "at most \(Self.maximumVoices)")
     }
     for (index, voice) in voices.enumerated() {
       let field = "voices[\(index)]"
@@ -44,7 +45,8 @@ extension Preset {
 
   private func validateRack() throws(PresetError) {
     guard rack.count <= Self.maximumRackSlots else {
-      throw .invalidValue(field: "rack", value: "\(rack.count) slots", expected: "at most \(Self.maximumRackSlots)")
+      throw .invalidValue(
+        field: "rack", value: "\(rack.count) slots", expected: "at most \(Self.maximumRackSlots)")
     }
     for (index, slot) in rack.enumerated() {
       guard Self.isIdentifier(slot.effect) else {
@@ -57,9 +59,12 @@ extension Preset {
         let parts = key.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 2, parts[0] == slot.effect, Self.isIdentifier(String(parts[1])) else {
           throw .invalidValue(
-            field: field, value: "a key", expected: "\"\(slot.effect).parameter\", such as \"\(slot.effect).mix\"")
+            field: field, value: "a key",
+            expected: "\"\(slot.effect).parameter\", such as \"\(slot.effect).mix\"")
         }
-        guard value.isFinite else { throw .invalidValue(field: field, value: Self.number(value), expected: "a finite number") }
+        guard value.isFinite else {
+          throw .invalidValue(field: field, value: Self.number(value), expected: "a finite number")
+        }
       }
     }
   }
@@ -67,18 +72,22 @@ extension Preset {
   private func validateSequencer() throws(PresetError) {
     try Self.check(sequencer.tempoBPM, in: 20...400, "sequencer.tempoBPM", "beats per minute")
     guard sequencer.steps.count <= 1024 else {
-      throw .invalidValue(field: "sequencer.steps", value: "\(sequencer.steps.count) steps", expected: "at most 1024")
+      throw .invalidValue(
+        field: "sequencer.steps", value: "\(sequencer.steps.count) steps", expected: "at most 1024")
     }
     for (index, step) in sequencer.steps.enumerated() {
       let field = "sequencer.steps[\(index)]"
       guard step.beats.isFinite, step.beats > 0, step.beats <= 64 else {
-        throw .invalidValue(field: "\(field).beats", value: Self.number(step.beats), expected: "beats in 0 < beats <= 64")
+        throw .invalidValue(
+          field: "\(field).beats", value: Self.number(step.beats), expected: "beats in 0 < beats <= 64")
       }
       guard step.notes.count <= 16 else {
-        throw .invalidValue(field: "\(field).notes", value: "\(step.notes.count) notes", expected: "at most 16")
+        throw .invalidValue(
+          field: "\(field).notes", value: "\(step.notes.count) notes", expected: "at most 16")
       }
       for (n, note) in step.notes.enumerated() where !(0...127).contains(note) {
-        throw .invalidValue(field: "\(field).notes[\(n)]", value: "\(note)", expected: "a MIDI note number 0...127")
+        throw .invalidValue(
+          field: "\(field).notes[\(n)]", value: "\(note)", expected: "a MIDI note number 0...127")
       }
     }
   }
@@ -97,7 +106,8 @@ extension Preset {
     try check(sample.loop.startSeconds, in: 0...86_400, "sample.loop.startSeconds", "seconds")
     if let end = sample.loop.endSeconds {
       guard end.isFinite, end > sample.loop.startSeconds, end <= 86_400 else {
-        throw .invalidValue(field: "sample.loop.endSeconds", value: number(end), expected: "seconds after startSeconds")
+        throw .invalidValue(
+          field: "sample.loop.endSeconds", value: number(end), expected: "seconds after startSeconds")
       }
     }
     try check(sample.loop.crossfadeSeconds, in: 0...1, "sample.loop.crossfadeSeconds", "seconds")
@@ -108,7 +118,8 @@ extension Preset {
   ) throws(PresetError) {
     guard value.isFinite, range.contains(value) else {
       throw .invalidValue(
-        field: field, value: number(value), expected: "\(unit) in \(number(range.lowerBound))...\(number(range.upperBound))")
+        field: field, value: number(value),
+        expected: "\(unit) in \(number(range.lowerBound))...\(number(range.upperBound))")
     }
   }
 

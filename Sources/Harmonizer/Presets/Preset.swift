@@ -68,7 +68,8 @@ public struct Preset: Sendable, Hashable, Codable {
   public init(
     name: String, description: String = "", created: Date = Date(), modified: Date? = nil, key: Key? = nil,
     chord: Chord? = nil, voices: [PresetVoice] = [], autoTune: PresetAutoTune = PresetAutoTune(),
-    volumes: PresetVolumes = PresetVolumes(), rack: [PresetEffect] = [], sequencer: PresetSequencer = PresetSequencer(),
+    volumes: PresetVolumes = PresetVolumes(), rack: [PresetEffect] = [],
+    sequencer: PresetSequencer = PresetSequencer(),
     sample: PresetSampleReference? = nil
   ) {
     self.name = name

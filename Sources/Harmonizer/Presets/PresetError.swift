@@ -32,7 +32,8 @@ public enum PresetError: Error, Equatable, Sendable, CustomStringConvertible {
     case .corrupt(let name, let reason): "preset \"\(name)\" is damaged: \(reason)"
     case .unsupportedVersion(let name, let found):
       "preset \"\(name)\" has schema \"\(found)\"; this version of Etude reads \"\(Preset.schema)\""
-    case .invalidValue(let field, let value, let expected): "preset field \(field) is \(value); expected \(expected)"
+    case .invalidValue(let field, let value, let expected):
+      "preset field \(field) is \(value); expected \(expected)"
     case .io(let path, let reason): "preset store: \(path): \(reason)"
     }
   }

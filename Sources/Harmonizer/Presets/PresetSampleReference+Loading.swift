@@ -34,7 +34,8 @@ extension PresetSampleReference {
     do {
       url = try store.url(for: self)
     } catch {
-      throw .invalidParameter(name: "sample file", value: "\"\(file)\"", expected: "a path inside the presets directory")
+      throw .invalidParameter(
+        name: "sample file", value: "\"\(file)\"", expected: "a path inside the presets directory")
     }
     var sample = try Sample(contentsOf: url, sampleRate: sampleRate)
     try sample.trim(startSeconds: trimStartSeconds, endSeconds: trimEndSeconds)

@@ -48,7 +48,8 @@ public struct PresetSampleReference: Sendable, Hashable, Codable {
       startSeconds = try container.decodeIfPresent(Double.self, forKey: .startSeconds) ?? 0
       endSeconds = try container.decodeIfPresent(Double.self, forKey: .endSeconds)
       crossfadeSeconds =
-        try container.decodeIfPresent(Double.self, forKey: .crossfadeSeconds) ?? SampleLoop.defaultCrossfadeSeconds
+        try container.decodeIfPresent(Double.self, forKey: .crossfadeSeconds)
+        ?? SampleLoop.defaultCrossfadeSeconds
     }
   }
 
@@ -68,7 +69,8 @@ public struct PresetSampleReference: Sendable, Hashable, Codable {
   ///   - trimStartSeconds: The trim start; 0 by default.
   ///   - trimEndSeconds: The trim end; `nil` (the end of the file) by default.
   ///   - loop: How it loops; off by default.
-  public init(file: String, trimStartSeconds: Double = 0, trimEndSeconds: Double? = nil, loop: Loop = Loop()) {
+  public init(file: String, trimStartSeconds: Double = 0, trimEndSeconds: Double? = nil, loop: Loop = Loop())
+  {
     self.file = file
     self.trimStartSeconds = trimStartSeconds
     self.trimEndSeconds = trimEndSeconds

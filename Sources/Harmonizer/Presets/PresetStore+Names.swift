@@ -22,7 +22,9 @@ extension PresetStore {
   static func fileStem(for name: String) throws(PresetError) -> String {
     let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines).precomposedStringWithCanonicalMapping
     guard !trimmed.isEmpty else { throw .invalidName(name: name, reason: "it is empty") }
-    if trimmed.unicodeScalars.contains("\0") { throw .invalidName(name: name, reason: "it holds a NUL character") }
+    if trimmed.unicodeScalars.contains("\0") {
+      throw .invalidName(name: name, reason: "it holds a NUL character")
+    }
     if trimmed.contains("/") || trimmed.contains("\\") {
       throw .invalidName(name: name, reason: "it holds a path separator (/ or \\)")
     }
@@ -46,7 +48,8 @@ extension PresetStore {
   static func problem(withSamplePath path: String) -> String? {
     guard !path.isEmpty, path.utf8.count <= 1024 else { return "a relative path of 1 to 1024 bytes" }
     guard !path.hasPrefix("/") else { return "a path relative to the presets directory, not an absolute one" }
-    guard !path.contains("\\"), !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+    guard !path.contains("\\"),
+      !path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
     else { return "a path without backslashes or control characters" }
     let components = path.split(separator: "/", omittingEmptySubsequences: false)
     guard components.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {

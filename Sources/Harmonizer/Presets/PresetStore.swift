@@ -43,11 +43,17 @@ public struct PresetStore: Sendable {
   ///
   /// - Parameter environment: The environment to read; the process's by default.
   /// - Returns: The directory's URL.
-  public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-    if let path = environment["ETUDE_PRESETS"], !path.isEmpty { return URL(fileURLWithPath: path, isDirectory: true) }
-    let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
+  public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> URL
+  {
+    if let path = environment["ETUDE_PRESETS"], !path.isEmpty {
+      return URL(fileURLWithPath: path, isDirectory: true)
+    }
+    let home =
+      environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0, isDirectory: true) }
       ?? FileManager.default.homeDirectoryForCurrentUser
-    return home.appendingPathComponent(".etude", isDirectory: true).appendingPathComponent("presets", isDirectory: true)
+    return home.appendingPathComponent(".etude", isDirectory: true).appendingPathComponent(
+      "presets", isDirectory: true)
   }
 
   /// Every preset file in the directory, sorted by name (without regard to case).
@@ -75,7 +81,8 @@ public struct PresetStore: Sendable {
         let preset = try read(url, stem: stem)
         summaries.append(
           PresetSummary(
-            name: preset.name, fileName: file, sizeBytes: size, created: preset.created, modified: preset.modified,
+            name: preset.name, fileName: file, sizeBytes: size, created: preset.created,
+            modified: preset.modified,
             description: preset.description))
       } catch {
         summaries.append(
@@ -99,7 +106,9 @@ public struct PresetStore: Sendable {
   ///   ``PresetError/io(path:reason:)``.
   public func load(named name: String) throws(PresetError) -> Preset {
     let stem = try Self.fileStem(for: name)
-    guard let file = try existingFile(identity: Self.identity(ofStem: stem)) else { throw .notFound(name: name) }
+    guard let file = try existingFile(identity: Self.identity(ofStem: stem)) else {
+      throw .notFound(name: name)
+    }
     return try read(directory.appendingPathComponent(file), stem: String(file.dropLast(5)))
   }
 
@@ -161,7 +170,9 @@ public struct PresetStore: Sendable {
   ///   ``PresetError/io(path:reason:)``.
   public func delete(named name: String) throws(PresetError) {
     let stem = try Self.fileStem(for: name)
-    guard let file = try existingFile(identity: Self.identity(ofStem: stem)) else { throw .notFound(name: name) }
+    guard let file = try existingFile(identity: Self.identity(ofStem: stem)) else {
+      throw .notFound(name: name)
+    }
     let url = directory.appendingPathComponent(file)
     do {
       try FileManager.default.removeItem(at: url)
@@ -186,7 +197,9 @@ public struct PresetStore: Sendable {
   public func rename(_ name: String, to newName: String) throws(PresetError) -> Preset {
     let oldStem = try Self.fileStem(for: name)
     let newStem = try Self.fileStem(for: newName)
-    guard let oldFile = try existingFile(identity: Self.identity(ofStem: oldStem)) else { throw .notFound(name: name) }
+    guard let oldFile = try existingFile(identity: Self.identity(ofStem: oldStem)) else {
+      throw .notFound(name: name)
+    }
     var preset = try read(directory.appendingPathComponent(oldFile), stem: String(oldFile.dropLast(5)))
     preset.name = newName.trimmingCharacters(in: .whitespacesAndNewlines)
     let sameIdentity = Self.identity(ofStem: oldStem) == Self.identity(ofStem: newStem)
@@ -199,7 +212,8 @@ public struct PresetStore: Sendable {
     }
     preset.modified = now()
     try AtomicFileWriter.write(
-      try preset.jsonData(), to: directory.appendingPathComponent(newFile), replacing: false, interruption: interruption)
+      try preset.jsonData(), to: directory.appendingPathComponent(newFile), replacing: false,
+      interruption: interruption)
     do {
       try FileManager.default.removeItem(at: directory.appendingPathComponent(oldFile))
     } catch {
@@ -229,6 +243,7 @@ public struct PresetStore: Sendable {
     let data: Data
     do {
       let handle = try FileHandle(forReadingFrom: url)
+      // Closing a handle only read from cannot lose data; a failure there changes nothing.
       defer { try? handle.close() }
       data = try handle.read(upToCount: Preset.maximumFileBytes + 1) ?? Data()
     } catch {
@@ -262,7 +277,9 @@ public struct PresetStore: Sendable {
 
   /// The stored file whose name collides with `identity`, if any.
   private func existingFile(identity: String) throws(PresetError) -> String? {
-    try presetFiles().sorted().first { Self.identity(ofStem: String($0.dropLast(5)).precomposedStringWithCanonicalMapping) == identity }
+    try presetFiles().sorted().first {
+      Self.identity(ofStem: String($0.dropLast(5)).precomposedStringWithCanonicalMapping) == identity
+    }
   }
 
   private func createDirectory() throws(PresetError) {

@@ -35,7 +35,8 @@ extension Sample {
       }
     }
     try self.init(
-      name: name ?? url.deletingPathExtension().lastPathComponent, sampleRate: sampleRate ?? fileRate, frames: mono)
+      name: name ?? url.deletingPathExtension().lastPathComponent, sampleRate: sampleRate ?? fileRate,
+      frames: mono)
   }
 
   /// Writes the trimmed frames to a WAV file, atomically (an existing file stays whole until the

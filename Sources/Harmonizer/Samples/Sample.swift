@@ -37,7 +37,8 @@ public struct Sample: Sendable, Hashable {
     throws(SampleError)
   {
     guard sampleRate.isFinite, sampleRate > 0 else {
-      throw .invalidParameter(name: "sample rate", value: "\(sampleRate)", expected: "a finite rate above 0 Hz")
+      throw .invalidParameter(
+        name: "sample rate", value: "\(sampleRate)", expected: "a finite rate above 0 Hz")
     }
     guard !frames.isEmpty else {
       throw .invalidParameter(name: "frames", value: "0", expected: "at least one frame")

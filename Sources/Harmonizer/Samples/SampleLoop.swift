@@ -23,7 +23,9 @@ public struct SampleLoop: Sendable, Hashable, Codable {
   ///   - region: The repeating frames from the trim start; `nil` (the default) for all of them.
   ///   - crossfadeSeconds: The seam crossfade in seconds, 10 ms by default; negative or
   ///     non-finite values become 0.
-  public init(isEnabled: Bool = false, region: Range<Int>? = nil, crossfadeSeconds: Double = defaultCrossfadeSeconds) {
+  public init(
+    isEnabled: Bool = false, region: Range<Int>? = nil, crossfadeSeconds: Double = defaultCrossfadeSeconds
+  ) {
     self.isEnabled = isEnabled
     self.region = region
     self.crossfadeSeconds = crossfadeSeconds.isFinite ? max(0, crossfadeSeconds) : 0

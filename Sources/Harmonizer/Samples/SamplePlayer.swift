@@ -167,13 +167,13 @@ public struct SamplePlayer: Sendable {
     let value = frame * gainNow * Float(declickLeft) / Float(declickFrames)
     declickLeft -= 1
     if declickLeft <= 0 {
-        if fading == .toStop {
-          isPlaying = false
-        } else {
-          positionFrames = 0
-        }
-        fading = .none
-        return value
+      if fading == .toStop {
+        isPlaying = false
+      } else {
+        positionFrames = 0
+      }
+      fading = .none
+      return value
     }
     return advance(value)
   }

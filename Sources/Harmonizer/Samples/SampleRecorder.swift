@@ -67,11 +67,13 @@ public final class SampleRecorder {
       throw .invalidParameter(name: "sample rate", value: "\(sampleRate)", expected: "0 < rate <= 1536000 Hz")
     }
     guard maximumSeconds.isFinite, maximumSeconds > 0, maximumSeconds <= 3600 else {
-      throw .invalidParameter(name: "maximum length", value: "\(maximumSeconds) s", expected: "0 < seconds <= 3600")
+      throw .invalidParameter(
+        name: "maximum length", value: "\(maximumSeconds) s", expected: "0 < seconds <= 3600")
     }
     if let triggerLevelDB {
       guard triggerLevelDB.isFinite, triggerLevelDB <= 0 else {
-        throw .invalidParameter(name: "trigger level", value: "\(triggerLevelDB) dB", expected: "a finite level <= 0 dBFS")
+        throw .invalidParameter(
+          name: "trigger level", value: "\(triggerLevelDB) dB", expected: "a finite level <= 0 dBFS")
       }
     }
     guard preRollSeconds.isFinite, preRollSeconds >= 0, preRollSeconds < maximumSeconds else {
