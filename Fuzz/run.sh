@@ -6,11 +6,13 @@
 #   Fuzz/run.sh musicxml [seconds] fuzz the XML reader and the MusicXML importer (ScoreModel)
 #   Fuzz/run.sh grading [seconds]  fuzz the grading JSON: tolerances, partial tables, help videos
 #   Fuzz/run.sh soundfont [seconds] fuzz the SoundFont 2 reader and player (Synthesis)
+#   Fuzz/run.sh preset [seconds]   fuzz the preset JSON decoder (Harmonizer)
 # Crashing inputs land in fuzz-out/<target>/crashes/ (git-ignored); turn each into a regression
 # test under the module's Tests/<Module>Tests/Fixtures/fuzz/ (the WAV and MIDI suites replay them;
 # for zip, Tests/ScoreModelTests/Fixtures/zip/fuzz/, replayed by ZipFuzzRegressionTests; for
 # grading, a named test in the module's suite, the input inline; for soundfont, an inline byte
-# array in SoundFontFuzzRegressions, Tests/SynthesisTests/SoundFontMalformedTests.swift).
+# array in SoundFontFuzzRegressions, Tests/SynthesisTests/SoundFontMalformedTests.swift; for
+# preset, an inline case in PresetFuzzRegressionTests, Tests/HarmonizerTests/).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-wav}"
@@ -83,7 +85,18 @@ case "$target" in
     options=(-dict=Fuzz/SoundFontFuzz/soundfont.dict)
     python3 Fuzz/SoundFontFuzz/make_seeds.py "$out/corpus"
     ;;
-  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml, grading, soundfont)" >&2; exit 2 ;;
+  preset)
+    # The preset and sample sources need nothing else of Harmonizer; ScoreModel (keys, chords)
+    # and PitchDSP (WAV, resampling) are compiled beside them.
+    module=Harmonizer
+    dependency ScoreModel $(find Sources/ScoreModel -name '*.swift' | sort)
+    dependency PitchDSP $(find Sources/PitchDSP -name '*.swift' | sort)
+    sources=(Sources/Harmonizer/Presets/*.swift Sources/Harmonizer/Samples/*.swift Fuzz/PresetFuzz/PresetFuzz.swift)
+    objects=("$out/ScoreModel.o" "$out/PitchDSP.o")
+    options=(-dict=Fuzz/PresetFuzz/preset.dict)
+    cp Fuzz/PresetFuzz/seeds/* "$out/corpus/"
+    ;;
+  *) echo "unknown fuzz target: $target (known: wav, midi, zip, musicxml, grading, soundfont, preset)" >&2; exit 2 ;;
 esac
 swiftc "${flags[@]}" -I "$out" -module-name "$module" "${sources[@]}" "${objects[@]}" -o "$out/fuzzer"
 "$out/fuzzer" "$out/corpus" -max_total_time="$seconds" -artifact_prefix="$out/crashes/" -max_len=65536 -print_final_stats=1 \

@@ -16,6 +16,7 @@ struct Etude: AsyncParsableCommand {
       ChordsCommand.self, ShiftCommand.self,
       MIDIToJSONCommand.self, JSONToMIDICommand.self, MIDIRepairCommand.self, GradeCommand.self,
       ToneCommand.self, SynthCommand.self, RenderCommand.self, HarmonizeCommand.self, AutoTuneCommand.self, FXCommand.self,
+      PresetsCommand.self,
     ]
   )
 
