@@ -77,6 +77,15 @@ struct HarmonizeCommand: ParsableCommand {
       "An effect parameter: effect.parameter=value (repeatable).", valueName: "effect.parameter=value"))
   var effectSettings: [String] = []
 
+  @Option(
+    help:
+      "Use a saved preset (etude presets list): its voices, key, chord, auto-tune, effects, volumes and progression."
+  )
+  var preset: String?
+
+  @Option(help: "The presets directory for --preset (default: $ETUDE_PRESETS or ~/.etude/presets).")
+  var presetsDir: String?
+
   @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
   var float = false
 
@@ -84,9 +93,13 @@ struct HarmonizeCommand: ParsableCommand {
 
   func validate() throws {
     let ways = [voices, chord, intervals, progression].compactMap { $0 }.count
-    guard ways == 1 else {
+    if preset != nil {
+      guard ways == 0, fx == nil, effectSettings.isEmpty, !autotune else {
+        throw ValidationError("--preset sets the voices, effects and auto-tune; leave out the other choices")
+      }
+    } else if ways != 1 {
       throw ValidationError(
-        "choose the voices with exactly one of --voices, --chord, --intervals or --progression")
+        "choose the voices with exactly one of --voices, --chord, --intervals, --progression or --preset")
     }
     guard (0...1).contains(level), (0...1).contains(liveLevel) else {
       throw ValidationError("levels must be within 0...1")
@@ -141,6 +154,15 @@ struct HarmonizeCommand: ParsableCommand {
   }
 
   func run() throws {
+    if let preset {
+      let store = PresetStore(
+        directory: presetsDir.map { URL(fileURLWithPath: $0) } ?? PresetStore.defaultDirectory())
+      let loaded = try store.load(named: preset)
+      let source = try MonoInput(file: input, raw: rawInput)
+      try render(
+        source, chain: try loaded.makeChain(sampleRate: source.sampleRate), sequencer: loaded.chordSequencer)
+      return
+    }
     let (settings, sequencer) = try settings()
     let kinds: [EffectKind]
     do throws(EffectError) {
@@ -169,6 +191,11 @@ struct HarmonizeCommand: ParsableCommand {
     } catch {
       throw ValidationError(error.description)
     }
+    try render(source, chain: chain, sequencer: sequencer)
+  }
+
+  /// Runs the input through `chain`, the sequencer holding its chords at their times.
+  func render(_ source: MonoInput, chain: HarmonizerChain, sequencer: ChordSequencer?) throws {
     var framesIn = 0
     var step: Int?
     var processing = BlockProcessing(

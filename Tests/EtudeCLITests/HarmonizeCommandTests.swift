@@ -89,4 +89,35 @@ import _TestSupport
     let effect = try runEtude(["harmonize", "-", "-", "--voices", "3", "--fx", "flanger"], stdin: Data())
     #expect(effect.status != 0 && effect.err.contains("valid effects"))
   }
+
+  @Test func aSavedPresetDrivesTheChain() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let input = directory.appendingPathComponent("in.wav"),
+      output = directory.appendingPathComponent("out.wav")
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: Self.rate, mono: Self.tone(329.63)), to: input, encoding: .float32)
+    let document = directory.appendingPathComponent("third.json")
+    try Data(
+      #"""
+      {"schema": "etude-preset/1", "name": "Third", "key": "C major",
+       "voices": [{"degree": 3, "level": 1, "pan": 0}],
+       "volumes": {"inputDB": 0, "outputDB": -6, "sampleDB": 0},
+       "rack": [{"effect": "reverb", "parameters": {"reverb.decay": 0.8, "reverb.mix": 0.2}}]}
+      """#.utf8
+    ).write(to: document)
+    let presets = directory.appendingPathComponent("presets").path
+    let saved = try runEtude(["presets", "save", "Third", "--from", document.path, "--dir", presets])
+    #expect(saved.status == 0, "\(saved.err)")
+    let result = try runEtude([
+      "harmonize", input.path, output.path, "--preset", "third", "--presets-dir", presets, "--float",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let stereo = try WAVReader.readAll(url: output)
+    #expect(stereo.frameCount > Self.tone(329.63).count)  // the reverb's tail
+    let missing = try runEtude([
+      "harmonize", input.path, output.path, "--preset", "none", "--presets-dir", presets,
+    ])
+    #expect(missing.status != 0 && missing.err.contains("no preset named"))
+  }
 }

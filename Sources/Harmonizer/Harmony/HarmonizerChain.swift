@@ -1,3 +1,6 @@
+import Foundation
+import Synchronization
+
 /// The whole Pocket Choir signal path: a ``HarmonizerEngine`` (voices and auto-tune, always
 /// first) into an effects rack on each stereo channel.
 ///
@@ -16,6 +19,12 @@ public final class HarmonizerChain: @unchecked Sendable {
   private let engineView: Unmanaged<HarmonizerEngine>
   private let leftView: Unmanaged<EffectsRack>?
   private let rightView: Unmanaged<EffectsRack>?
+  private let inputGainBits = Atomic<UInt32>(Float(1).bitPattern)
+  private let outputGainBits = Atomic<UInt32>(Float(1).bitPattern)
+  private let scratch: UnsafeMutableBufferPointer<Float>
+  private let chunk: Int
+  private var inputGain: Float = 1
+  private var outputGain: Float = 1
 
   /// A chain of `engine` into `effects` (in processing order; empty for none).
   ///
@@ -35,6 +44,35 @@ public final class HarmonizerChain: @unchecked Sendable {
     }
     leftView = leftEffects.map { .passUnretained($0) }
     rightView = rightEffects.map { .passUnretained($0) }
+    chunk = max(1, maximumFrames)
+    scratch = .allocate(capacity: chunk)
+    scratch.initialize(repeating: 0)
+  }
+
+  deinit { scratch.deallocate() }
+
+  /// The live input's gain before the harmonizer, in dB (−96 or less mutes; at most +24). Any
+  /// thread; ramped over the next block.
+  public var inputGainDB: Double {
+    get { Self.decibels(inputGainBits.load(ordering: .relaxed)) }
+    set { inputGainBits.store(Self.gainBits(newValue), ordering: .relaxed) }
+  }
+
+  /// The output's gain after the effects, in dB (−96 or less mutes; at most +24). Any thread;
+  /// ramped over the next block.
+  public var outputGainDB: Double {
+    get { Self.decibels(outputGainBits.load(ordering: .relaxed)) }
+    set { outputGainBits.store(Self.gainBits(newValue), ordering: .relaxed) }
+  }
+
+  private static func gainBits(_ decibels: Double) -> UInt32 {
+    guard decibels.isFinite else { return Float(1).bitPattern }
+    return decibels <= -96 ? Float(0).bitPattern : Float(pow(10, min(24, decibels) / 20)).bitPattern
+  }
+
+  private static func decibels(_ bits: UInt32) -> Double {
+    let gain = Double(Float(bitPattern: bits))
+    return gain > 0 ? 20 * log10(gain) : -.infinity
   }
 
   /// How many samples the output lags the input: the engine's latency plus the effects'.
@@ -90,12 +128,33 @@ public final class HarmonizerChain: @unchecked Sendable {
     _ input: UnsafeBufferPointer<Float>, left: UnsafeMutableBufferPointer<Float>,
     right: UnsafeMutableBufferPointer<Float>
   ) {
-    engineView._withUnsafeGuaranteedRef { $0.process(input, left: left, right: right) }
     let count = min(input.count, min(left.count, right.count))
-    let l = UnsafeMutableBufferPointer(rebasing: left[0..<count])
-    let r = UnsafeMutableBufferPointer(rebasing: right[0..<count])
-    leftView?._withUnsafeGuaranteedRef { $0.process(l) }
-    rightView?._withUnsafeGuaranteedRef { $0.process(r) }
+    var start = 0
+    while start < count {
+      let end = min(count, start + chunk)
+      let n = end - start
+      // The input volume, ramped from the last block's.
+      let inputTarget = Float(bitPattern: inputGainBits.load(ordering: .relaxed))
+      for i in 0..<n {
+        let g = inputGain + (inputTarget - inputGain) * Float(i + 1) / Float(n)
+        scratch[i] = input[start + i] * g
+      }
+      inputGain = inputTarget
+      let l = UnsafeMutableBufferPointer(rebasing: left[start..<end])
+      let r = UnsafeMutableBufferPointer(rebasing: right[start..<end])
+      let block = UnsafeBufferPointer(rebasing: scratch[0..<n])
+      engineView._withUnsafeGuaranteedRef { $0.process(block, left: l, right: r) }
+      leftView?._withUnsafeGuaranteedRef { $0.process(l) }
+      rightView?._withUnsafeGuaranteedRef { $0.process(r) }
+      let outputTarget = Float(bitPattern: outputGainBits.load(ordering: .relaxed))
+      for i in 0..<n {
+        let g = outputGain + (outputTarget - outputGain) * Float(i + 1) / Float(n)
+        l[i] *= g
+        r[i] *= g
+      }
+      outputGain = outputTarget
+      start = end
+    }
   }
 
   /// Forgets the signal in the engine and the effects.
