@@ -19,12 +19,13 @@ struct HarmonizeCommand: ParsableCommand {
       channel; --set reverb.decay=2, see etude fx --list; a progression opens and closes an \
       adsr effect's gate at each chord), with their tail rendered. The output is stereo (the voices spread from left to right). A WAV OUT is \
       written atomically with the latency (about 59 ms) removed; - for IN reads raw PCM from \
-      standard input and - for OUT writes raw interleaved stereo PCM to standard output as it \
+      standard input (sample plays the --preset's sample: trimmed, looped, at its volume) and - \
+      for OUT writes raw interleaved stereo PCM to standard output as it \
       is made: sox -d -t raw -r 44100 -e signed -b 16 -c 1 - | etude harmonize - - --voices 3,5 \
       | play -t raw -r 44100 -e signed -b 16 -c 2 -
       """)
 
-  @Argument(help: "A WAV file, or - for raw PCM on standard input.")
+  @Argument(help: "A WAV file, - for raw PCM on standard input, or sample for the --preset's sample.")
   var input: String
 
   @Argument(help: "A WAV file to write (stereo), or - for raw PCM on standard output.")
@@ -86,6 +87,12 @@ struct HarmonizeCommand: ParsableCommand {
   @Option(help: "The presets directory for --preset (default: $ETUDE_PRESETS or ~/.etude/presets).")
   var presetsDir: String?
 
+  @Option(
+    help:
+      "With IN = sample: how long to play the preset's sample, in seconds (default: once through; a loop plays 8 s)."
+  )
+  var seconds: Double?
+
   @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
   var float = false
 
@@ -93,6 +100,10 @@ struct HarmonizeCommand: ParsableCommand {
 
   func validate() throws {
     let ways = [voices, chord, intervals, progression].compactMap { $0 }.count
+    if input == "sample", preset == nil { throw ValidationError("IN = sample plays a --preset's sample") }
+    if let seconds, !(seconds.isFinite && seconds > 0 && seconds <= 3600) {
+      throw ValidationError("--seconds must be within 0...3600")
+    }
     if preset != nil {
       guard ways == 0, fx == nil, effectSettings.isEmpty, !autotune else {
         throw ValidationError("--preset sets the voices, effects and auto-tune; leave out the other choices")
@@ -158,7 +169,10 @@ struct HarmonizeCommand: ParsableCommand {
       let store = PresetStore(
         directory: presetsDir.map { URL(fileURLWithPath: $0) } ?? PresetStore.defaultDirectory())
       let loaded = try store.load(named: preset)
-      let source = try MonoInput(file: input, raw: rawInput)
+      let source =
+        input == "sample"
+        ? try Self.sampleInput(loaded, store: store, seconds: seconds)
+        : try MonoInput(file: input, raw: rawInput)
       try render(
         source, chain: try loaded.makeChain(sampleRate: source.sampleRate), sequencer: loaded.chordSequencer)
       return
@@ -192,6 +206,27 @@ struct HarmonizeCommand: ParsableCommand {
       throw ValidationError(error.description)
     }
     try render(source, chain: chain, sequencer: sequencer)
+  }
+
+  /// The preset's sample played (trimmed, looped, at its volume) as the input.
+  static func sampleInput(_ preset: Preset, store: PresetStore, seconds: Double?) throws -> MonoInput {
+    guard let reference = preset.sample else {
+      throw ValidationError("preset \"\(preset.name)\" has no sample; IN = sample needs one")
+    }
+    let sample = try reference.load(from: store)
+    var player = SamplePlayer(sample: sample)
+    player.gainDB = Float(preset.volumes.sampleDB)
+    player.start()
+    let total = Int(
+      ((seconds ?? (sample.isLooping ? 8 : sample.durationSeconds)) * sample.sampleRate).rounded())
+    var played = 0
+    return MonoInput(sampleRate: sample.sampleRate, frameCount: total) { maxFrames in
+      guard played < total else { return nil }
+      var block = [Float](repeating: 0, count: min(maxFrames, total - played))
+      block.withUnsafeMutableBufferPointer { player.render(into: $0) }
+      played += block.count
+      return block
+    }
   }
 
   /// Runs the input through `chain`, the sequencer holding its chords at their times.

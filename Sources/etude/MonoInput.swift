@@ -30,6 +30,15 @@ struct MonoInput {
   }
 
   /// The next block of at most `maxFrames` mono samples, or `nil` at the end.
+  /// An input made by the caller (a sample player, a generator): `read` returns the next block
+  /// of at most the frames asked for, or `nil` at the end.
+  init(sampleRate: Double, frameCount: Int?, read: @escaping (Int) throws -> [Float]?) {
+    self.sampleRate = sampleRate
+    self.frameCount = frameCount
+    isStream = false
+    readBlock = read
+  }
+
   func read(maxFrames: Int) throws -> [Float]? { try readBlock(maxFrames) }
 }
 

@@ -120,4 +120,37 @@ import _TestSupport
     ])
     #expect(missing.status != 0 && missing.err.contains("no preset named"))
   }
+
+  @Test func aPresetsSamplePlaysThroughTheChainTrimmedAndLooped() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let presets = directory.appendingPathComponent("presets")
+    try FileManager.default.createDirectory(at: presets, withIntermediateDirectories: true)
+    try WAVWriter.write(
+      AudioBuffer(sampleRate: Self.rate, mono: Self.tone(329.63, seconds: 1)),
+      to: presets.appendingPathComponent("e4.wav"),
+      encoding: .float32)
+    let document = directory.appendingPathComponent("sampled.json")
+    try Data(
+      #"""
+      {"schema": "etude-preset/1", "name": "Sampled", "key": "C major",
+       "voices": [{"degree": 3, "level": 1, "pan": 0}],
+       "sample": {"file": "e4.wav", "trimStartSeconds": 0.2, "trimEndSeconds": 0.9,
+                  "loop": {"enabled": true, "crossfadeSeconds": 0.02}}}
+      """#.utf8
+    ).write(to: document)
+    let saved = try runEtude(["presets", "save", "Sampled", "--from", document.path, "--dir", presets.path])
+    #expect(saved.status == 0, "\(saved.err)")
+    let output = directory.appendingPathComponent("out.wav")
+    let result = try runEtude([
+      "harmonize", "sample", output.path, "--preset", "Sampled", "--presets-dir", presets.path, "--seconds",
+      "2",
+      "--float",
+    ])
+    #expect(result.status == 0, "\(result.err)")
+    let stereo = try WAVReader.readAll(url: output)
+    #expect(stereo.frameCount == 2 * Int(Self.rate))
+    // Looped past its 0.7 s: still sounding at the end, the live E4 and the voice's G4.
+    #expect(Signal.rms(stereo.channels[0][Int(1.6 * Self.rate)..<Int(1.9 * Self.rate)]) > 0.05)
+  }
 }
