@@ -32,7 +32,8 @@ struct ShiftCommand: ParsableCommand {
   @Argument(help: "A WAV file to write, or - for raw PCM on standard output.")
   var output: String
 
-  @Option(parsing: .unconditional, help: "The shift in semitones (positive up, negative down, fractional allowed).")
+  @Option(
+    parsing: .unconditional, help: "The shift in semitones (positive up, negative down, fractional allowed).")
   var semitones: Double
 
   @Option(help: "psola or delay.")
@@ -50,7 +51,9 @@ struct ShiftCommand: ParsableCommand {
   @OptionGroup var rawInput: RawInputOptions
 
   func validate() throws {
-    guard semitones.isFinite, abs(semitones) <= 24 else { throw ValidationError("--semitones must be within -24...24") }
+    guard semitones.isFinite, abs(semitones) <= 24 else {
+      throw ValidationError("--semitones must be within -24...24")
+    }
     if shifter == .psola, window != nil || crossfade != nil {
       throw ValidationError("--window and --crossfade apply to --shifter delay")
     }
@@ -59,46 +62,18 @@ struct ShiftCommand: ParsableCommand {
   func run() throws {
     let source = try MonoInput(file: input, raw: rawInput)
     var processor = try makeShifter(sampleRate: source.sampleRate)
-    let block = 1024
-    func shift(_ frames: [Float]) -> [Float] {
+    let processing = BlockProcessing(
+      input: source, output: output, streamFormat: input == "-" ? rawInput.format : .s16le,
+      encoding: float ? .float32 : .signed16, channels: 1, latency: processor.latencySamples, block: 1024)
+    try processing.run { frames in
       var out = [Float](repeating: 0, count: frames.count)
-      frames.withUnsafeBufferPointer { i in out.withUnsafeMutableBufferPointer { processor.process(i, into: $0) } }
-      return out
-    }
-    if output == "-" {
-      let format = input == "-" ? rawInput.format : .s16le
-      while let frames = try source.read(maxFrames: block) {
-        FileHandle.standardOutput.write(Self.encode(shift(frames), format: format))
+      frames.withUnsafeBufferPointer { i in
+        out.withUnsafeMutableBufferPointer { processor.process(i, into: $0) }
       }
-      return
+      return [out]
     }
-    // A file: drop the first latency samples and flush the last ones with silence.
-    var result: [Float] = []
-    if let count = source.frameCount { result.reserveCapacity(count) }
-    var skip = processor.latencySamples
-    var total = 0
-    func append(_ shifted: [Float]) {
-      let dropped = min(skip, shifted.count)
-      skip -= dropped
-      result += shifted[dropped...]
-    }
-    while let frames = try source.read(maxFrames: block) {
-      total += frames.count
-      append(shift(frames))
-    }
-    var flush = processor.latencySamples
-    while flush > 0 {
-      let n = min(block, flush)
-      append(shift([Float](repeating: 0, count: n)))
-      flush -= n
-    }
-    result = Array(result.prefix(total))
-    try WAVWriter.write(
-      AudioBuffer(sampleRate: source.sampleRate, mono: result), to: URL(fileURLWithPath: output),
-      encoding: float ? .float32 : .signed16)
   }
 
-  /// The chosen shifter at `sampleRate`.
   func makeShifter(sampleRate: Double) throws -> any PitchShifter {
     switch shifter {
     case .psola:
@@ -114,21 +89,4 @@ struct ShiftCommand: ParsableCommand {
     }
   }
 
-  /// Mono samples as raw little-endian PCM.
-  static func encode(_ samples: [Float], format: RawPCMFormat) -> Data {
-    var bytes = [UInt8]()
-    bytes.reserveCapacity(samples.count * format.bytesPerSample)
-    for x in samples {
-      switch format {
-      case .s16le:
-        let v = Int16(max(-32768, min(32767, (x * 32767).rounded())))
-        bytes += [UInt8(truncatingIfNeeded: v), UInt8(truncatingIfNeeded: v >> 8)]
-      case .f32le:
-        let bits = x.bitPattern
-        bytes += [UInt8(truncatingIfNeeded: bits), UInt8(truncatingIfNeeded: bits >> 8),
-                  UInt8(truncatingIfNeeded: bits >> 16), UInt8(truncatingIfNeeded: bits >> 24)]
-      }
-    }
-    return Data(bytes)
-  }
 }
