@@ -19,7 +19,7 @@ struct DemoCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "demo",
     abstract:
-      "Run the SDK on built-in material: find the notes of a synthesized melody, MIDI JSON, grade a built-in trumpet étude played with built-in mistakes, and play a guitar-tab tune.",
+      "Run the SDK on built-in material: find the notes of a synthesized melody, MIDI JSON, grade a built-in trumpet étude played with built-in mistakes, play a guitar-tab tune, and harmonize a sung phrase.",
     discussion: """
       No input needed. Part one synthesizes "Ode to Joy", writes and reads it as WAV, resamples it, \
       tracks its pitch live, finds and names its notes, and takes it through MIDI JSON and a MIDI \
@@ -28,9 +28,11 @@ struct DemoCommand: AsyncParsableCommand {
       flat note, a missed note), grades it as `etude grade --instrument trumpet` would, prints the \
       overall score and the issues worst first, and says whether each mistake was found at its \
       note. Part three plays a built-in guitar tab (Ode to Joy) on the plucked-string guitar and \
-      measures each note's pitch and attack back with PitchDSP. With --json, the grading is under \
+      measures each note's pitch and attack back with PitchDSP. Part four sings a phrase into the \
+      harmonizer: a voice a diatonic third above in C major, and the phrase 30 cents sharp \
+      through the auto-tuner, both measured back. With --json, the grading is under \
       "grading" (its "grades" is the etude-grades/1 object of `etude grade`) and the tab under \
-      "synthesis".
+      "synthesis" and "harmonizer".
       """
   )
 
@@ -82,6 +84,8 @@ struct DemoCommand: AsyncParsableCommand {
     var grading: EtudeReport
     /// The built-in guitar tune, rendered and measured.
     var synthesis: SynthesisReport
+    /// The sung phrase through the harmonizer, measured.
+    var harmonizer: HarmonizerReport
   }
 
   /// The melody through MIDI JSON and a MIDI file, and the found notes graded as a quiz round.
@@ -117,6 +121,7 @@ struct DemoCommand: AsyncParsableCommand {
     // melody is analyzed (in a debug build each part takes seconds).
     async let graded = gradeEtude(directory: directory)
     async let tune = synthesisReport()
+    async let choir = harmonizerReport()
     let wavURL = saveAudio.map { URL(fileURLWithPath: $0) } ?? directory.appendingPathComponent("melody.wav")
     try WAVWriter.write(audio, to: wavURL, encoding: .signed16)
     let reader = try WAVReader(url: wavURL)
@@ -144,19 +149,21 @@ struct DemoCommand: AsyncParsableCommand {
     let midi = try midiReport(melody: melody, found: found, directory: directory)
     let etude = try await graded
     let synthesis = try await tune
+    let harmonizer = try await choir
     if let report {
       let html = GradeReport(etude.result).html()
       try Data(html.utf8).write(to: URL(fileURLWithPath: report), options: .atomic)
     }
     let summary = makeReport(
       melody: melody, found: found, wavFrames: reader.format.frameCount ?? 0, midi: midi,
-      grading: etude.report, synthesis: synthesis)
+      grading: etude.report, synthesis: synthesis, harmonizer: harmonizer)
     if json {
       try printJSON(summary)
     } else {
       printText(summary)
       printGrading(etude.report, score: etude.score)
       printSynthesis(synthesis)
+      printHarmonizer(harmonizer)
     }
   }
 
@@ -213,7 +220,7 @@ struct DemoCommand: AsyncParsableCommand {
 
   func makeReport(
     melody: DemoMelody, found: [NoteSegment], wavFrames: Int, midi: MIDIReport, grading: EtudeReport,
-    synthesis: SynthesisReport
+    synthesis: SynthesisReport, harmonizer: HarmonizerReport
   ) -> Report {
     let key = Key(.c, .major)
     let tuning = Tuning.standard
@@ -242,7 +249,7 @@ struct DemoCommand: AsyncParsableCommand {
       melody: "Ode to Joy (Beethoven), first phrase", tempoBPM: melody.tempoBPM, synthesisRate: rate,
       analysisRate: analysisRate, wavFrames: wavFrames, expectedNotes: expected.count, notes: notes,
       correctNotes: correctCount, meanAbsoluteCents: correctCount == 0 ? 0 : centsSum / Double(correctCount),
-      midi: midi, grading: grading, synthesis: synthesis)
+      midi: midi, grading: grading, synthesis: synthesis, harmonizer: harmonizer)
   }
 
   func printText(_ report: Report) {

@@ -153,4 +153,15 @@ import _TestSupport
     // Looped past its 0.7 s: still sounding at the end, the live E4 and the voice's G4.
     #expect(Signal.rms(stereo.channels[0][Int(1.6 * Self.rate)..<Int(1.9 * Self.rate)]) > 0.05)
   }
+
+  @Test func theDemoHarmonizesAndAutoTunesItsPhrase() throws {
+    let object = try DemoRun.json()
+    let report = try #require(object["harmonizer"] as? [String: Any])
+    let thirds = try #require(report["thirds"] as? [[String: Any]])
+    #expect(thirds.map { $0["expected"] as? String } == ["E4", "G4", "B4", "C5"])
+    for third in thirds { #expect(abs(third["cents"] as? Double ?? 99) < 3) }
+    let tuned = try #require(report["autoTunedCents"] as? [Double])
+    #expect(tuned.count == 4)
+    for cents in tuned { #expect(abs(cents) < 8) }
+  }
 }

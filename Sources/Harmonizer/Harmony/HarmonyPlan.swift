@@ -94,7 +94,7 @@ public struct HarmonyPlan: Sendable, Hashable {
     case 0:
       return value
     case 1:
-      guard let degree = scale.nearest(to: sung) else { return value }
+      guard let degree = scale.nearest(to: sung) else { return .nan }  // nothing sung yet: silent
       let n = Int(value)
       let steps = n > 0 ? n - 1 : n < 0 ? n + 1 : 0
       return Double(scale.member(from: degree, steps: steps) - degree)
