@@ -24,6 +24,7 @@ import Testing
     // A singer 30 cents sharp keeps the shift, so the voice is as sharp as the singer.
     #expect(plan.shift(voice: 0, sung: 64.3) == 3)
     #expect(plan.shift(voice: 3, sung: 60).isNaN)  // no fourth voice
+    #expect(plan.shift(voice: 0, sung: .nan).isNaN)  // nothing sung yet: silent
   }
 
   @Test func chordTonesAreTunedToTheChord() throws {
