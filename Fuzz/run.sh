@@ -77,21 +77,22 @@ case "$target" in
     cp Fuzz/GradingFuzz/seeds/* "$out/corpus/"
     ;;
   soundfont)
-    # The SoundFont sources need nothing of Synthesis but its seam (voice, instrument, error).
+    # The SoundFont sources need only Synthesis's seam (voice, instrument, error, voice memory).
     module=Synthesis
     sources=(Sources/Synthesis/SoundFont/*.swift Sources/Synthesis/SynthVoice.swift Sources/Synthesis/Instrument.swift
-      Sources/Synthesis/SynthesisError.swift Fuzz/SoundFontFuzz/SoundFontFuzz.swift)
+      Sources/Synthesis/SynthesisError.swift Sources/Synthesis/Voices/VoiceMemory.swift
+      Fuzz/SoundFontFuzz/SoundFontFuzz.swift)
     objects=()
     options=(-dict=Fuzz/SoundFontFuzz/soundfont.dict)
     python3 Fuzz/SoundFontFuzz/make_seeds.py "$out/corpus"
     ;;
   preset)
-    # The preset and sample sources need nothing else of Harmonizer; ScoreModel (keys, chords)
-    # and PitchDSP (WAV, resampling) are compiled beside them.
+    # The whole Harmonizer module (presets build engines and racks), with ScoreModel (keys,
+    # chords) and PitchDSP (WAV, resampling, pitch tracking) compiled beside it.
     module=Harmonizer
     dependency ScoreModel $(find Sources/ScoreModel -name '*.swift' | sort)
     dependency PitchDSP $(find Sources/PitchDSP -name '*.swift' | sort)
-    sources=(Sources/Harmonizer/Presets/*.swift Sources/Harmonizer/Samples/*.swift Fuzz/PresetFuzz/PresetFuzz.swift)
+    sources=($(find Sources/Harmonizer -name '*.swift' | sort) Fuzz/PresetFuzz/PresetFuzz.swift)
     objects=("$out/ScoreModel.o" "$out/PitchDSP.o")
     options=(-dict=Fuzz/PresetFuzz/preset.dict)
     cp Fuzz/PresetFuzz/seeds/* "$out/corpus/"
