@@ -32,6 +32,12 @@ struct AutoTuneCommand: ParsableCommand {
   @Option(help: "The retune time, in milliseconds (0: instant).")
   var retuneMs: Double = 50
 
+  @Option(
+    help:
+      "How the voices are shifted: psola (formants kept, about 59 ms latency) or delay (a delay line, about 20 ms)."
+  )
+  var shifter: HarmonizerEngine.VoiceShifter = .psola
+
   @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
   var float = false
 
@@ -49,7 +55,7 @@ struct AutoTuneCommand: ParsableCommand {
       key: key ?? .cMajor, liveLevel: 1,
       autoTune: AutoTuneSettings(isEnabled: true, key: key, retuneSeconds: retuneMs / 1000))
     let source = try MonoInput(file: input, raw: rawInput)
-    let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings)
+    let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings, shifter: shifter)
     let processing = BlockProcessing(
       input: source, output: output, streamFormat: input == "-" ? rawInput.format : .s16le,
       encoding: float ? .float32 : .signed16, channels: 1, latency: engine.latencySamples)

@@ -93,6 +93,12 @@ struct HarmonizeCommand: ParsableCommand {
   )
   var seconds: Double?
 
+  @Option(
+    help:
+      "How the voices are shifted: psola (formants kept, about 59 ms latency) or delay (a delay line, about 20 ms)."
+  )
+  var shifter: HarmonizerEngine.VoiceShifter = .psola
+
   @Flag(help: "Write a 32-bit float WAV (default: 16-bit integer).")
   var float = false
 
@@ -174,7 +180,8 @@ struct HarmonizeCommand: ParsableCommand {
         ? try Self.sampleInput(loaded, store: store, seconds: seconds)
         : try MonoInput(file: input, raw: rawInput)
       try render(
-        source, chain: try loaded.makeChain(sampleRate: source.sampleRate), sequencer: loaded.chordSequencer)
+        source, chain: try loaded.makeChain(sampleRate: source.sampleRate, shifter: shifter),
+        sequencer: loaded.chordSequencer)
       return
     }
     let (settings, sequencer) = try settings()
@@ -188,7 +195,7 @@ struct HarmonizeCommand: ParsableCommand {
     }
     guard effectSettings.isEmpty || !kinds.isEmpty else { throw ValidationError("--set needs --fx") }
     let source = try MonoInput(file: input, raw: rawInput)
-    let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings)
+    let engine = try HarmonizerEngine(sampleRate: source.sampleRate, settings: settings, shifter: shifter)
     let chain: HarmonizerChain
     do throws(EffectError) {
       chain = try HarmonizerChain(engine: engine, effects: kinds)
@@ -256,6 +263,16 @@ struct HarmonizeCommand: ParsableCommand {
         }
       }
       return [left, right]
+    }
+  }
+}
+
+extension HarmonizerEngine.VoiceShifter: ExpressibleByArgument {
+  public init?(argument: String) {
+    switch argument.lowercased() {
+    case "psola": self = .psola
+    case "delay", "delay-line", "delayline": self = .delayLine
+    default: return nil
     }
   }
 }

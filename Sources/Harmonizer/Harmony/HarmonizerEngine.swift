@@ -17,10 +17,19 @@ import ScoreModel
 /// picks up the newest at its next block, and level and pan changes ramp over that block so
 /// nothing clicks.
 ///
-/// **Latency.** The output lags the input by ``latencySamples`` (the PSOLA synthesis latency,
-/// about 59 ms at 44.1 kHz); the live voice is delayed by the same amount, so all voices stay
-/// together.
+/// **Latency.** The output lags the input by ``latencySamples``: the PSOLA synthesis latency
+/// (about 59 ms at 44.1 kHz), or with ``VoiceShifter/delayLine`` voices the delay-line shifter's
+/// (885 samples, 20 ms, at 44.1 kHz, for live singing into headphones; formants then move with
+/// the pitch). The live voice is delayed by the same amount, so all voices stay together.
 public final class HarmonizerEngine: @unchecked Sendable {
+  /// How the voices (and the auto-tuned live voice) are shifted.
+  public enum VoiceShifter: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Pitch-synchronous overlap-add: formants kept, one analysis shared, 59 ms at 44.1 kHz.
+    case psola
+    /// A delay line with two crossfaded taps per voice: 20 ms at 44.1 kHz, formants move.
+    case delayLine
+  }
+
   // @unchecked: the audio-path state is touched by process() only; the control side only posts
   // to the mailbox (and reads `controlPlan`, which only it writes).
 
@@ -28,12 +37,17 @@ public final class HarmonizerEngine: @unchecked Sendable {
   public let sampleRate: Double
   /// How many samples the output lags the input.
   public let latencySamples: Int
+  /// How the voices are shifted.
+  public let shifter: VoiceShifter
 
   private let analyzerOwner: PitchMarkAnalyzer
   private let analyzer: Unmanaged<PitchMarkAnalyzer>
   private let synthesizerOwners: [PSOLASynthesizer]
   /// The four harmony voices' synthesizers, then the live voice's.
   private let synthesizers: UnsafeMutableBufferPointer<Unmanaged<PSOLASynthesizer>>
+  private let delayOwners: [DelayLineShifter]
+  /// With ``VoiceShifter/delayLine``: the four voices' shifters, then the live voice's.
+  private let delayShifters: UnsafeMutableBufferPointer<Unmanaged<DelayLineShifter>>
   private let scratch: UnsafeMutableBufferPointer<Float>
   private let chunk: Int
   /// How far ahead of the synthesis point a shift set now acts, in samples: a longest period
@@ -60,15 +74,18 @@ public final class HarmonizerEngine: @unchecked Sendable {
   /// - Parameters:
   ///   - sampleRate: The sample rate, in Hz.
   ///   - settings: The initial harmony.
-  ///   - configuration: The PSOLA analysis and synthesis settings (pitch range, glide).
+  ///   - shifter: How the voices are shifted (PSOLA by default).
+  ///   - configuration: The PSOLA analysis and synthesis settings (pitch range, glide); the
+  ///     analysis also gives the sung pitch in delay-line mode.
   /// - Throws: ``HarmonizerError/invalidParameter(name:value:expected:)`` for settings or a
   ///   configuration out of range.
   public init(
-    sampleRate: Double, settings: HarmonizerSettings = .init(),
+    sampleRate: Double, settings: HarmonizerSettings = .init(), shifter: VoiceShifter = .psola,
     configuration: PSOLAShifter.Configuration = .init()
   ) throws(HarmonizerError) {
     let plan = try HarmonyPlan(settings)
     self.sampleRate = sampleRate
+    self.shifter = shifter
     let analyzer = try PitchMarkAnalyzer(
       sampleRate: sampleRate, maximumFrames: 256, configuration: configuration.analysis)
     var owners: [PSOLASynthesizer] = []
@@ -85,12 +102,26 @@ public final class HarmonizerEngine: @unchecked Sendable {
     synthesizerOwners = owners
     synthesizers = .allocate(capacity: owners.count)
     _ = synthesizers.initialize(from: owners.map { Unmanaged.passUnretained($0) })
+    var delays: [DelayLineShifter] = []
+    if shifter == .delayLine {
+      for _ in 0...HarmonizerSettings.maximumVoices {
+        delays.append(try DelayLineShifter(sampleRate: sampleRate))
+      }
+    }
+    delayOwners = delays
+    delayShifters = .allocate(capacity: max(1, delays.count))
+    _ = delayShifters.initialize(from: delays.map { Unmanaged.passUnretained($0) })
     chunk = analyzer.maximumFrames
-    pitchLead = analyzer.maximumPeriodSamples + chunk / 2 + Int(2 * liveSynthesis.glideSeconds * sampleRate)
+    if shifter == .delayLine, let first = delays.first {
+      // The taps read the input as it arrives: the newest pitch that is known acts at once.
+      pitchLead = first.latencySamples + chunk / 2
+    } else {
+      pitchLead = analyzer.maximumPeriodSamples + chunk / 2 + Int(2 * liveSynthesis.glideSeconds * sampleRate)
+    }
     harmonyVoices = HarmonizerSettings.maximumVoices
     scratch = .allocate(capacity: chunk)
     scratch.initialize(repeating: 0)
-    latencySamples = owners[0].latencySamples
+    latencySamples = shifter == .delayLine ? (delays.first?.latencySamples ?? 0) : owners[0].latencySamples
     mailboxOwner = PlanMailbox(plan)
     mailbox = .passUnretained(mailboxOwner)
     self.plan = plan
@@ -98,6 +129,7 @@ public final class HarmonizerEngine: @unchecked Sendable {
   }
 
   deinit {
+    delayShifters.deallocate()
     synthesizers.deallocate()
     scratch.deallocate()
   }
@@ -191,12 +223,19 @@ public final class HarmonizerEngine: @unchecked Sendable {
     let retune = plan.retuneSeconds
     let keep = retune > 0 ? _unsafePerformance { exp(-seconds / retune) } : 0
     correction = desired + (correction - desired) * keep
-    let live = synthesizers[harmonyVoices]
     let liveShift = plan.autoTune ? correction : 0
     let buffer = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-    live._withUnsafeGuaranteedRef { synthesizer in
-      synthesizer.semitones = liveShift
-      synthesizer.render(from: view, into: buffer)
+    let delayMode = shifter == .delayLine
+    if delayMode {
+      delayShifters[harmonyVoices]._withUnsafeGuaranteedRef { delay in
+        delay.semitones = liveShift
+        delay.process(input, into: buffer)
+      }
+    } else {
+      synthesizers[harmonyVoices]._withUnsafeGuaranteedRef { synthesizer in
+        synthesizer.semitones = liveShift
+        synthesizer.render(from: view, into: buffer)
+      }
     }
     let liveTarget = plan.liveLevel
     let firstFrame = view.framesAnalyzed - n - latencySamples
@@ -221,9 +260,16 @@ public final class HarmonizerEngine: @unchecked Sendable {
       }
       let (fromLeft, fromRight) = (gainsLeft[v], gainsRight[v])
       let (toLeft, toRight) = (targetLeft[v], targetRight[v])
-      synthesizers[v]._withUnsafeGuaranteedRef { synthesizer in
-        if shift.isFinite { synthesizer.semitones = shift }
-        synthesizer.render(from: view, into: buffer)
+      if delayMode {
+        delayShifters[v]._withUnsafeGuaranteedRef { delay in
+          if shift.isFinite { delay.semitones = shift }
+          delay.process(input, into: buffer)
+        }
+      } else {
+        synthesizers[v]._withUnsafeGuaranteedRef { synthesizer in
+          if shift.isFinite { synthesizer.semitones = shift }
+          synthesizer.render(from: view, into: buffer)
+        }
       }
       if fromLeft == 0 && fromRight == 0 && toLeft == 0 && toRight == 0 { continue }
       for i in 0..<n {
@@ -241,6 +287,7 @@ public final class HarmonizerEngine: @unchecked Sendable {
   public func reset() {
     analyzerOwner.reset()
     for synthesizer in synthesizerOwners { synthesizer.reset() }
+    for delay in delayOwners { delay.reset() }
     gainsLeft = .zero
     gainsRight = .zero
     liveGain = 0

@@ -45,10 +45,12 @@ extension Preset {
   /// - Parameters:
   ///   - sampleRate: The sample rate, in Hz.
   ///   - maximumFrames: The largest block the effects take in one pass.
+  ///   - shifter: How the voices are shifted (PSOLA by default).
   /// - Throws: ``PresetError/invalidValue(field:value:expected:)`` for settings, an effect or a
   ///   parameter the harmonizer cannot take, naming where in the preset it is.
-  public func makeChain(sampleRate: Double, maximumFrames: Int = 1024) throws(PresetError) -> HarmonizerChain
-  {
+  public func makeChain(
+    sampleRate: Double, maximumFrames: Int = 1024, shifter: HarmonizerEngine.VoiceShifter = .psola
+  ) throws(PresetError) -> HarmonizerChain {
     let settings: HarmonizerSettings
     do { settings = try harmonizerSettings() } catch {
       throw .invalidValue(field: "voices", value: "\(voices.count) voices", expected: error.description)
@@ -60,7 +62,7 @@ extension Preset {
     }
     let chain: HarmonizerChain
     do {
-      let engine = try HarmonizerEngine(sampleRate: sampleRate, settings: settings)
+      let engine = try HarmonizerEngine(sampleRate: sampleRate, settings: settings, shifter: shifter)
       chain = try HarmonizerChain(engine: engine, effects: kinds, maximumFrames: maximumFrames)
     } catch {
       throw .invalidValue(

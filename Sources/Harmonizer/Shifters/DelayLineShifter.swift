@@ -47,6 +47,8 @@ public final class DelayLineShifter: PitchShifter, @unchecked Sendable {
   private let fade: RaisedCosine
   private let splicer: SpliceFinder
   private var glide: SemitoneGlide
+  /// ``Configuration/maximumSemitones``, kept apart so the audio path reads a plain value.
+  private let maximumSemitones: Double
   /// The absolute index of the next input sample.
   private var written = 0
   /// The sounding tap's delay, and the incoming tap's during a crossfade, in samples.
@@ -63,12 +65,15 @@ public final class DelayLineShifter: PitchShifter, @unchecked Sendable {
   ///   - semitones: The starting shift (reached at once, without a glide).
   ///   - configuration: Window, crossfade and glide.
   /// - Throws: ``HarmonizerError/invalidParameter(name:value:expected:)`` for values out of range.
-  public init(sampleRate: Double, semitones: Double = 0, configuration: Configuration = .init()) throws(HarmonizerError) {
+  public init(sampleRate: Double, semitones: Double = 0, configuration: Configuration = .init())
+    throws(HarmonizerError)
+  {
     try configuration.validate(sampleRate: sampleRate)
     self.sampleRate = sampleRate
     self.configuration = configuration
     windowSamples = max(8, Int((configuration.windowSeconds * sampleRate).rounded()))
-    crossfadeSamples = max(2, min(windowSamples / 2, Int((configuration.crossfadeSeconds * sampleRate).rounded())))
+    crossfadeSamples = max(
+      2, min(windowSamples / 2, Int((configuration.crossfadeSeconds * sampleRate).rounded())))
     maximumDelay = minimumDelay + Double(windowSamples)
     latencySamples = Int(minimumDelay) + windowSamples / 2
     delay = Double(latencySamples)
@@ -76,7 +81,9 @@ public final class DelayLineShifter: PitchShifter, @unchecked Sendable {
     ring = .allocate(minimumCapacity: windowSamples + compared + 16)
     fade = .allocate()
     splicer = SpliceFinder(length: compared, maximumJump: windowSamples)
-    glide = SemitoneGlide(semitones: 0, timeConstantSeconds: configuration.glideSeconds, sampleRate: sampleRate)
+    glide = SemitoneGlide(
+      semitones: 0, timeConstantSeconds: configuration.glideSeconds, sampleRate: sampleRate)
+    maximumSemitones = configuration.maximumSemitones
     glide.setTarget(semitones, limit: configuration.maximumSemitones)
     glide.settle()
   }
@@ -91,7 +98,7 @@ public final class DelayLineShifter: PitchShifter, @unchecked Sendable {
   /// non-finite value is ignored). A change glides in over ``Configuration/glideSeconds``.
   public var semitones: Double {
     get { glide.target }
-    set { glide.setTarget(newValue, limit: configuration.maximumSemitones) }
+    @_noLocks set { glide.setTarget(newValue, limit: maximumSemitones) }
   }
 
   /// Shifts a block of samples.

@@ -144,4 +144,22 @@ import _TestSupport
     #expect(try rmsCents(input) > 20)
     #expect(try rmsCents(out.left) < 4)
   }
+
+  @Test func delayLineVoicesSingTheIntervalAtLowLatency() throws {
+    var settings = HarmonizerSettings.diatonic([3], in: .cMajor)
+    settings.liveLevel = 0
+    let engine = try HarmonizerEngine(sampleRate: Self.rate, settings: settings, shifter: .delayLine)
+    #expect(engine.latencySamples <= 1024)
+    let out = Self.run(
+      engine, ShiftMeasurement.harmonicTone(Self.hz(64), sampleRate: Self.rate, seconds: 1.2))
+    let pitch = try ShiftMeasurement.medianPitch(out.left, sampleRate: Self.rate, from: 0.4, to: 1.1)
+    #expect(abs(ShiftMeasurement.cents(pitch, from: Self.hz(67))) < 5)
+    // The live voice comes out one (short) latency later, unchanged.
+    let live = try HarmonizerEngine(
+      sampleRate: Self.rate, settings: HarmonizerSettings(liveLevel: 1), shifter: .delayLine)
+    let tone = ShiftMeasurement.harmonicTone(220, sampleRate: Self.rate, seconds: 0.3)
+    let dry = Self.run(live, tone, block: 100)
+    let lag = live.latencySamples
+    for i in (lag + 200)..<tone.count { #expect(abs(dry.left[i] - tone[i - lag]) < 1e-6) }
+  }
 }
