@@ -50,6 +50,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
   /// Per trough, the lag of the period it hands over to (see
   /// ``PeriodicityAnalysis/periodLag(startingAt:)``), or its own lag.
   private let troughPeriodLags: UnsafeMutableBufferPointer<Int>
+  /// Per trough, whether it is handed over to its double and so earns only a long shot.
+  private let troughLongShots: UnsafeMutableBufferPointer<Bool>
 
   /// The candidates of the last frame: frequency, probability and pitch bin.
   let frequencies: UnsafeMutableBufferPointer<Double>
@@ -75,6 +77,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
     troughDepths = .zeroed(m)
     troughVertexDepths = .zeroed(m)
     troughPeriodLags = .zeroed(m)
+    troughLongShots = .allocate(capacity: m)
+    troughLongShots.initialize(repeating: false)
     frequencies = .zeroed(m)
     probabilities = .zeroed(m)
     binIndices = .zeroed(m)
@@ -87,6 +91,7 @@ struct ProbabilisticYINCandidates: ~Copyable {
     troughDepths.deallocate()
     troughVertexDepths.deallocate()
     troughPeriodLags.deallocate()
+    troughLongShots.deallocate()
     frequencies.deallocate()
     probabilities.deallocate()
     binIndices.deallocate()
@@ -120,6 +125,7 @@ struct ProbabilisticYINCandidates: ~Copyable {
     // period from its octaves; without it, the Boltzmann prior hands a shallow ripple just
     // before the true dip most of the probability (a semitone sharp on a piano's low notes).
     var deepest = -1
+    var longShots = 0
     for k in 0..<troughs {
       let lag = troughLags[k]
       let depth = troughVertexDepths[k]
@@ -135,8 +141,12 @@ struct ProbabilisticYINCandidates: ~Copyable {
         m += 1
       }
       // A trough at half a much deeper one's lag is not a period (a weak fundamental under
-      // strong even harmonics): it counts as no deeper than the threshold range's top.
-      troughDepths[k] = isSide || troughPeriodLags[k] != lag ? 1 : depth
+      // strong even harmonics): it counts as no deeper than the threshold range's top, but
+      // keeps a long shot (below).
+      let isHandedOver = !isSide && troughPeriodLags[k] != lag
+      troughDepths[k] = isSide || isHandedOver ? 1 : depth
+      troughLongShots[k] = isHandedOver
+      if isHandedOver { longShots += 1 }
       if deepest < 0 || troughDepths[k] < troughDepths[deepest] { deepest = k }
     }
     for k in 0..<troughs { probabilities[k] = 0 }
@@ -155,6 +165,18 @@ struct ProbabilisticYINCandidates: ~Copyable {
       for k in 0..<troughs where troughDepths[k] < threshold {
         probabilities[k] += weight * norm * boltzmannTerms[j]
         j += 1
+      }
+    }
+    // A handed-over trough earns what a frame without troughs gives its deepest, for each
+    // threshold it is below: not zero, so that a note whose attack hands over (a sub-harmonic in
+    // a looped sample's first cycles) can still be decoded at this pitch when the rest of the
+    // note says so; pitch moves being bounded, zero here locked the whole note an octave low.
+    if longShots > 0 {
+      for i in 0..<Self.thresholdCount {
+        let threshold = Float(i + 1) / Float(Self.thresholdCount)
+        for k in 0..<troughs where troughLongShots[k] && troughVertexDepths[k] < threshold {
+          probabilities[k] += thresholdWeights[i] * Self.noTroughProbability
+        }
       }
     }
     // Keep the troughs that earned probability, with their frequencies: the likeliest refined to
