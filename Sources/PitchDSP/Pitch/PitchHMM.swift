@@ -42,8 +42,16 @@ struct ProbabilisticYINCandidates: ~Copyable {
   /// `exp(−λk)` for the Boltzmann prior.
   private let boltzmannTerms: UnsafeMutableBufferPointer<Double>
   private let troughLags: UnsafeMutableBufferPointer<Int>
-  /// Each trough's depth: `d′` at the vertex of the parabola through its samples.
+  /// Each trough's depth as the thresholds see it: `d′` at the vertex of the parabola through
+  /// its samples, or 1 (below no threshold) for a side trough.
   private let troughDepths: UnsafeMutableBufferPointer<Float>
+  /// Each trough's own depth, `d′` at its parabola's vertex.
+  private let troughVertexDepths: UnsafeMutableBufferPointer<Float>
+  /// Per trough, the lag of the period it hands over to (see
+  /// ``PeriodicityAnalysis/periodLag(startingAt:)``), or its own lag.
+  private let troughPeriodLags: UnsafeMutableBufferPointer<Int>
+  /// Per trough, whether it is handed over to its double and so earns only a long shot.
+  private let troughLongShots: UnsafeMutableBufferPointer<Bool>
 
   /// The candidates of the last frame: frequency, probability and pitch bin.
   let frequencies: UnsafeMutableBufferPointer<Double>
@@ -67,6 +75,10 @@ struct ProbabilisticYINCandidates: ~Copyable {
     for k in 0...m { boltzmannTerms[k] = exp(-Self.boltzmann * Double(k)) }
     troughLags = .zeroed(m)
     troughDepths = .zeroed(m)
+    troughVertexDepths = .zeroed(m)
+    troughPeriodLags = .zeroed(m)
+    troughLongShots = .allocate(capacity: m)
+    troughLongShots.initialize(repeating: false)
     frequencies = .zeroed(m)
     probabilities = .zeroed(m)
     binIndices = .zeroed(m)
@@ -77,6 +89,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
     boltzmannTerms.deallocate()
     troughLags.deallocate()
     troughDepths.deallocate()
+    troughVertexDepths.deallocate()
+    troughPeriodLags.deallocate()
+    troughLongShots.deallocate()
     frequencies.deallocate()
     probabilities.deallocate()
     binIndices.deallocate()
@@ -92,21 +107,48 @@ struct ProbabilisticYINCandidates: ~Copyable {
     let d = analysis.normalizedDifference
     // Troughs: local minima of d′ within the lag range, in lag order (the highest pitch first).
     var troughs = 0
-    var deepest = -1
     var tau = max(plan.minimumLag, 1)
     while tau < plan.maximumLag, troughs < Self.maximumCandidates {
       if d[tau] < d[tau - 1], d[tau] <= d[tau + 1] {
         troughLags[troughs] = tau
-        // A trough at half a much deeper one's lag is not a period (a weak fundamental under
-        // strong even harmonics): it counts as no deeper than the threshold range's top.
-        let depth = max(0, parabolicExtremum(d, at: tau))
-        troughDepths[troughs] = analysis.periodLag(startingAt: tau) == tau ? depth : 1
-        if deepest < 0 || troughDepths[troughs] < troughDepths[deepest] { deepest = troughs }
+        troughVertexDepths[troughs] = max(0, parabolicExtremum(d, at: tau))
+        troughPeriodLags[troughs] = analysis.periodLag(startingAt: tau)
         troughs += 1
       }
       tau += 1
     }
     guard troughs > 0 else { return }
+    // Side troughs: a trough with a deeper one within an eighth of its lag is a ripple on the
+    // flank of that dip (stretched partials of a piano or a bass string, beating, detuned
+    // voices), not a period of its own, however deep it is: it is below no threshold. Two
+    // multiples of one period are at least 9/8 apart up to the 8th, so this never hides the
+    // period from its octaves; without it, the Boltzmann prior hands a shallow ripple just
+    // before the true dip most of the probability (a semitone sharp on a piano's low notes).
+    var deepest = -1
+    var longShots = 0
+    for k in 0..<troughs {
+      let lag = troughLags[k]
+      let depth = troughVertexDepths[k]
+      var isSide = false
+      var m = k - 1
+      while !isSide, m >= 0, 8 * (lag - troughLags[m]) <= troughLags[m] {
+        isSide = troughVertexDepths[m] < depth
+        m -= 1
+      }
+      m = k + 1
+      while !isSide, m < troughs, 8 * (troughLags[m] - lag) <= lag {
+        isSide = troughVertexDepths[m] < depth
+        m += 1
+      }
+      // A trough at half a much deeper one's lag is not a period (a weak fundamental under
+      // strong even harmonics): it counts as no deeper than the threshold range's top, but
+      // keeps a long shot (below).
+      let isHandedOver = !isSide && troughPeriodLags[k] != lag
+      troughDepths[k] = isSide || isHandedOver ? 1 : depth
+      troughLongShots[k] = isHandedOver
+      if isHandedOver { longShots += 1 }
+      if deepest < 0 || troughDepths[k] < troughDepths[deepest] { deepest = k }
+    }
     for k in 0..<troughs { probabilities[k] = 0 }
     for i in 0..<Self.thresholdCount {
       let threshold = Float(i + 1) / Float(Self.thresholdCount)
@@ -123,6 +165,18 @@ struct ProbabilisticYINCandidates: ~Copyable {
       for k in 0..<troughs where troughDepths[k] < threshold {
         probabilities[k] += weight * norm * boltzmannTerms[j]
         j += 1
+      }
+    }
+    // A handed-over trough earns what a frame without troughs gives its deepest, for each
+    // threshold it is below: not zero, so that a note whose attack hands over (a sub-harmonic in
+    // a looped sample's first cycles) can still be decoded at this pitch when the rest of the
+    // note says so; pitch moves being bounded, zero here locked the whole note an octave low.
+    if longShots > 0 {
+      for i in 0..<Self.thresholdCount {
+        let threshold = Float(i + 1) / Float(Self.thresholdCount)
+        for k in 0..<troughs where troughLongShots[k] && troughVertexDepths[k] < threshold {
+          probabilities[k] += thresholdWeights[i] * Self.noTroughProbability
+        }
       }
     }
     // Keep the troughs that earned probability, with their frequencies: the likeliest refined to

@@ -10,7 +10,12 @@ import Foundation
 /// the troughs below the threshold); when none is below, the deepest trough earns a little.
 /// Troughs are compared by the vertex of their parabola (a period between samples otherwise
 /// reads shallower than the octave below), and their probabilities fade to 0 over the 6 dB
-/// below the voicing gate (``PitchConfiguration/voicingRangeDecibels``). The
+/// below the voicing gate (``PitchConfiguration/voicingRangeDecibels``). A trough with a
+/// deeper one within an eighth of its lag is a ripple on the flank of that dip (partials
+/// around the `K`-th line up again at `(1 − 1/K)` of the period), not a period, and earns
+/// nothing. A trough at half a much deeper one's lag (a weak fundamental, or a sub-harmonic in
+/// an attack) earns only a long shot, what a frame without troughs gives its deepest, so that
+/// the frames around it decide. The
 /// model's states are pitch bins (25 cents apart over the configured range), each voiced or
 /// unvoiced; a pitch moves at most ``maximumTransitionOctavesPerSecond`` between hops, and voicing
 /// switches with probability ``switchProbability``.

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PitchDSP
+
+/// pYIN's first stage: which troughs of `d′` earn the probability.
+@Suite struct ProbabilisticYINCandidatesTests {
+  static let rate = 44100.0
+  static let generator = SignalGenerator(sampleRate: rate)
+
+  /// A harmonic tone whose energy sits in a narrow band of partials around `formantPartial`
+  /// (a Gaussian of `width` partials), peak-normalized to 0.3.
+  static func formantTone(fundamentalHz: Double, formantPartial: Double, width: Double, seconds: Double) -> [Float] {
+    let amplitudes = (1...40).map { k in exp(-0.5 * pow((Double(k) - formantPartial) / width, 2)) }
+    let tone = generator.harmonicTone(fundamentalHz: fundamentalHz, partialAmplitudes: amplitudes, length: .seconds(seconds))
+    let peak = tone.map { abs($0) }.max() ?? 1
+    return tone.map { 0.3 * $0 / peak }
+  }
+
+  /// With the energy around partial `K`, the partials near `K` line up again at `(1 − 1/K)` of
+  /// the period: `d′` has a shallow ripple trough just before its deep dip at the period. The
+  /// ripple comes first in lag order, so without the side-trough rule the Boltzmann prior gave it
+  /// most of the probability and pYIN read the tone one to one and a half semitones sharp (a
+  /// piano's low notes, a contrabass, in the project's evaluation).
+  @Test(arguments: [PitchMethod.pyin, .pyinLive], [12.0, 16])
+  func aRippleTroughBeforeTheDeepDipIsNotThePeriod(method: PitchMethod, formantPartial: Double) throws {
+    let frequency = 196.0
+    let tone = Self.formantTone(fundamentalHz: frequency, formantPartial: formantPartial, width: 1.5, seconds: 0.8)
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: tone.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let result = accuracy(estimator.estimates(for: tone), truth: { _ in frequency }, from: 0.15, to: 0.65)
+    #expect(result.rawPitch >= 0.99, "\(method), formant at partial \(formantPartial): \(result)")
+    #expect(result.medianCents < 5, "\(method), formant at partial \(formantPartial): \(result)")
+  }
+
+  /// A steady tone whose first 50 ms carry a sub-harmonic (odd partials of half its frequency,
+  /// faded out over the next 30 ms), as in the first cycles of a looped sample. In the attack,
+  /// the dip at twice the period is far deeper, so the period hands over to it; when that took
+  /// the period's trough out altogether, the decoder had no path at the true pitch through the
+  /// attack and (pitch moves being bounded) read the whole note an octave low.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive], [130.8, 196, 262, 330])
+  func aSubharmonicInTheAttackDoesNotLockTheNoteAnOctaveLow(method: PitchMethod, frequency: Double) throws {
+    let length = SignalLength.seconds(0.6)
+    let steady = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.3, 0.2], length: length)
+    let subharmonic = Self.generator.harmonicTone(
+      fundamentalHz: frequency / 2, partialAmplitudes: [0.25, 0, 0.15, 0, 0.1], length: length)
+    var tone = [Float](repeating: 0, count: steady.count)
+    for i in tone.indices {
+      let t = Double(i) / Self.rate
+      let envelope = Float(max(0, min(1, (0.08 - t) / 0.03)))
+      tone[i] = steady[i] + envelope * subharmonic[i]
+    }
+    let peak = tone.map { abs($0) }.max() ?? 1
+    tone = tone.map { 0.3 * $0 / peak }
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: tone.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let result = accuracy(estimator.estimates(for: tone), truth: { _ in frequency }, from: 0.15, to: 0.5)
+    #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
+  }
+}
