@@ -152,7 +152,7 @@ public struct PluckedStringVoice: SynthVoice {
     let highest = sampleRate / 8
     var f0 = PitchMath.frequencyHz(pitch: pitch.isFinite ? pitch : 69)
     f0 = min(highest, max(lowest, f0))
-    self.pitch = Self.pitch(frequencyHz: f0)
+    self.pitch = PitchMath.pitch(frequencyHz: f0)
     let velocity = min(127, max(1, velocity))
     noteCount &+= 1
 
@@ -296,11 +296,5 @@ public struct PluckedStringVoice: SynthVoice {
       let phase = -atan2(sin(omega), a + cos(omega)) + atan2(a * sin(omega), 1 + a * cos(omega))
       return -phase / omega
     }
-  }
-
-  @_noLocks
-  private static func pitch(frequencyHz: Double) -> Double {
-    // RT-audited: log2 is a pure libm function.
-    69 + 12 * _unsafePerformance { log2(frequencyHz / 440) }
   }
 }

@@ -13,8 +13,10 @@ enum PitchMath {
   }
 
   /// The MIDI pitch of a frequency (inverse of ``frequencyHz(pitch:)``).
+  @_noLocks
   static func pitch(frequencyHz: Double) -> Double {
-    69 + 12 * log2(frequencyHz / 440)
+    // RT-audited: log2 is a pure libm function.
+    69 + 12 * _unsafePerformance { log2(frequencyHz / 440) }
   }
 
   /// The linear gain of a MIDI velocity: `(velocity / 127)²` after clamping to `1...127` (127 is
