@@ -60,14 +60,8 @@ struct AutoTuneCommand: ParsableCommand {
       input: source, output: output, streamFormat: input == "-" ? rawInput.format : .s16le,
       encoding: float ? .float32 : .signed16, channels: 1, latency: engine.latencySamples)
     try processing.run { frames in
-      var left = [Float](repeating: 0, count: frames.count)
-      var right = [Float](repeating: 0, count: frames.count)
-      frames.withUnsafeBufferPointer { i in
-        left.withUnsafeMutableBufferPointer { l in
-          right.withUnsafeMutableBufferPointer { engine.process(i, left: l, right: $0) }
-        }
-      }
-      return [left]
+      // The live voice is centred: its left channel is the whole of it.
+      [BlockProcessing.stereo(frames) { engine.process($0, left: $1, right: $2) }[0]]
     }
   }
 }

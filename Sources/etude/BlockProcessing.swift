@@ -59,4 +59,23 @@ struct BlockProcessing {
     let buffer = AudioBuffer(sampleRate: input.sampleRate, channels: result.map { Array($0.prefix(length)) })
     try WAVWriter.write(buffer, to: URL(fileURLWithPath: output), encoding: encoding)
   }
+
+  /// One block through a mono-in, stereo-out processor (the harmonizer's engine or chain): the
+  /// left and right channels.
+  static func stereo(
+    _ frames: [Float],
+    through process: (
+      UnsafeBufferPointer<Float>, UnsafeMutableBufferPointer<Float>, UnsafeMutableBufferPointer<Float>
+    )
+      -> Void
+  ) -> [[Float]] {
+    var left = [Float](repeating: 0, count: frames.count)
+    var right = [Float](repeating: 0, count: frames.count)
+    frames.withUnsafeBufferPointer { input in
+      left.withUnsafeMutableBufferPointer { l in
+        right.withUnsafeMutableBufferPointer { process(input, l, $0) }
+      }
+    }
+    return [left, right]
+  }
 }

@@ -255,14 +255,7 @@ struct HarmonizeCommand: ParsableCommand {
         }
       }
       framesIn += frames.count
-      var left = [Float](repeating: 0, count: frames.count)
-      var right = [Float](repeating: 0, count: frames.count)
-      frames.withUnsafeBufferPointer { i in
-        left.withUnsafeMutableBufferPointer { l in
-          right.withUnsafeMutableBufferPointer { chain.process(i, left: l, right: $0) }
-        }
-      }
-      return [left, right]
+      return BlockProcessing.stereo(frames) { chain.process($0, left: $1, right: $2) }
     }
   }
 }
