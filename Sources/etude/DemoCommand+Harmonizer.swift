@@ -43,7 +43,6 @@ extension DemoCommand {
         let x = (1...8).reduce(0.0) { $0 + pow(0.7, Double($1 - 1)) * sin(Double($1) * phase) }
         samples.append(Float(0.1 * x))
       }
-      samples.append(contentsOf: [])
     }
     return samples
   }
@@ -60,9 +59,10 @@ extension DemoCommand {
     }
   }
 
-  /// Runs the phrase through the engine and takes out its latency.
+  /// Runs the phrase through the engine and takes out its latency: the left channel, and the
+  /// latency taken out.
   static func harmonized(_ input: [Float], settings: HarmonizerSettings, sampleRate rate: Double) throws
-    -> [Float]
+    -> (samples: [Float], latency: Int)
   {
     let engine = try HarmonizerEngine(sampleRate: rate, settings: settings)
     let padded = input + [Float](repeating: 0, count: engine.latencySamples)
@@ -78,7 +78,7 @@ extension DemoCommand {
       }
       start = end
     }
-    return Array(left[engine.latencySamples...])
+    return (Array(left[engine.latencySamples...]), engine.latencySamples)
   }
 
   func harmonizerReport() throws -> HarmonizerReport {
@@ -89,7 +89,7 @@ extension DemoCommand {
     third.liveLevel = 0
     third.voices[0].level = 1
     let phrase = Self.sungPhrase(notes, offsetCents: 0, sampleRate: rate)
-    let voice = try Self.harmonized(phrase, settings: third, sampleRate: rate)
+    let voice = try Self.harmonized(phrase, settings: third, sampleRate: rate).samples
     let heard = try Self.notePitches(voice, count: notes.count, sampleRate: rate)
     let sung = try Self.notePitches(phrase, count: notes.count, sampleRate: rate)
     let scale = PitchClassSet(key: key)
@@ -105,13 +105,12 @@ extension DemoCommand {
       key: key, autoTune: AutoTuneSettings(isEnabled: true, key: key, retuneSeconds: 0))
     let tuned = try Self.harmonized(
       Self.sungPhrase(notes, offsetCents: 30, sampleRate: rate), settings: tuning, sampleRate: rate)
-    let tunedPitches = try Self.notePitches(tuned, count: notes.count, sampleRate: rate)
-    let latency = try HarmonizerEngine(sampleRate: rate, settings: tuning).latencySamples
+    let tunedPitches = try Self.notePitches(tuned.samples, count: notes.count, sampleRate: rate)
     return HarmonizerReport(
       phrase: "C4 E4 G4 A4, sung-like (vowel harmonics, vibrato), half a second each, at 22.05 kHz",
       thirds: thirds,
       autoTunedCents: zip(notes, tunedPitches).map { (($1 - Double($0)) * 1000).rounded() / 10 },
-      latencySamples: latency)
+      latencySamples: tuned.latency)
   }
 
   func printHarmonizer(_ report: HarmonizerReport) {
