@@ -90,6 +90,13 @@ public final class HarmonizerChain: @unchecked Sendable {
     try rightEffects?.setParameter(name, to: value)
   }
 
+  /// Sets parameter `index` of the effect in `slot` on both channels (the slot's
+  /// `slotParameters` order); out-of-range slots and indices are ignored, values clamped.
+  public func setEffectParameter(slot: Int, index: Int, to value: Float) {
+    leftEffects?.setParameter(slot: slot, index: index, to: value)
+    rightEffects?.setParameter(slot: slot, index: index, to: value)
+  }
+
   /// Reorders the effects by name on both channels (crossfaded, no click).
   ///
   /// - Throws: ``EffectError`` for a name that is not in the rack or a missing one.

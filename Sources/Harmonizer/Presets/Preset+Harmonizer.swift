@@ -68,21 +68,19 @@ extension Preset {
       throw .invalidValue(
         field: "rack", value: rack.map(\.effect).joined(separator: ","), expected: "\(error)")
     }
-    for (slot, effect) in rack.enumerated() {
-      guard let racks = [chain.leftEffects, chain.rightEffects] as? [EffectsRack] else { break }
+    let slotParameters = chain.leftEffects?.slotParameters ?? []
+    for (slot, effect) in rack.enumerated() where slotParameters.indices.contains(slot) {
       for (key, value) in effect.parameters.sorted(by: { $0.key < $1.key }) {
         let name = key.split(separator: ".", maxSplits: 1).last.map(String.init) ?? key
         guard
-          let index = racks[0].slotParameters[slot].firstIndex(where: {
-            $0.name.lowercased() == name.lowercased()
-          })
+          let index = slotParameters[slot].firstIndex(where: { $0.name.lowercased() == name.lowercased() })
         else {
           throw .invalidValue(
             field: "rack[\(slot)].parameters.\(key)", value: String(value),
             expected: "one of "
-              + racks[0].slotParameters[slot].map { "\(effect.effect).\($0.name)" }.joined(separator: ", "))
+              + slotParameters[slot].map { "\(effect.effect).\($0.name)" }.joined(separator: ", "))
         }
-        for rack in racks { rack.setParameter(slot: slot, index: index, to: Float(value)) }
+        chain.setEffectParameter(slot: slot, index: index, to: Float(value))
       }
       chain.setEffectBypassed(effect.isBypassed, slot: slot)
     }
