@@ -300,7 +300,8 @@ extension SoundBoundaryRefiner {
 
   /// Where a new note began under the decay of the one before it: the old note's decay,
   /// fitted as an exponential from where it left its sustained level, is taken away from the
-  /// envelope, and the start is where what remains rises past a tenth of its peak.
+  /// envelope, and the start is where what remains rises clear of the fit's error (between 3 %
+  /// and 10 % of its peak), extended down the attack's line.
   ///
   /// - Parameters:
   ///   - envelope: Amplitudes, evenly spaced.
@@ -315,9 +316,20 @@ extension SoundBoundaryRefiner {
     var knee = dipIndex
     while knee > lookBack, envelope[knee] < 0.8 * sustain { knee -= 1 }
     guard dipIndex - knee >= 6 else { return nil }
-    let fitEnd = knee + max(3, min(30, (dipIndex - knee) / 2))
+    // The decay is fitted where the old note is falling: from 3 dB under the knee's level, for
+    // at most 30 steps, while still 6 dB over the dip (where the new note starts to fill it
+    // in). A swell or a wobble of the sustain just before the release would flatten a fit that
+    // began at the knee, and the new note would seem to rise only once it passed the old level.
+    var fitStart = knee
+    while fitStart < dipIndex, envelope[fitStart] > 0.708 * envelope[knee] { fitStart += 1 }
+    var fitEnd = fitStart
+    while fitEnd + 1 < dipIndex, fitEnd - fitStart < 30, envelope[fitEnd + 1] > 2 * envelope[dipIndex] { fitEnd += 1 }
+    if fitEnd - fitStart < 3 {
+      fitStart = knee
+      fitEnd = knee + max(3, min(30, (dipIndex - knee) / 2))
+    }
     let logs = envelope.map { log(max($0, 1e-12)) }
-    guard let decay = fitLine(logs, knee...fitEnd), decay.slope < 0 else { return nil }
+    guard let decay = fitLine(logs, fitStart...fitEnd), decay.slope < 0 else { return nil }
     // What the new note adds.
     var remainder = [Double](repeating: 0, count: peakIndex + 1)
     for i in knee...peakIndex {
@@ -325,17 +337,23 @@ extension SoundBoundaryRefiner {
     }
     var top = dipIndex
     for i in dipIndex...peakIndex where remainder[i] > remainder[top] { top = i }
-    let threshold = 0.1 * remainder[top]
+    // The new note is followed down to where it stands clear of what the decay's fit leaves
+    // unexplained (twice its worst miss over the fitted span), and to no less than 3 % of its
+    // peak: the lower, the nearer its true start.
+    var miss = 0.0
+    for i in fitStart...fitEnd { miss = max(miss, abs(envelope[i] - exp(decay.intercept + decay.slope * Double(i)))) }
+    let threshold = max(0.03 * remainder[top], min(0.1 * remainder[top], 2 * miss))
     guard threshold > 0 else { return nil }
     var i = top
     while i > knee, remainder[i] > threshold { i -= 1 }
     var crossing = Double(i)
     if remainder[i + 1] > remainder[i] { crossing += (threshold - remainder[i]) / (remainder[i + 1] - remainder[i]) }
-    // A slow attack passes a tenth of its peak well after it began: extend the line through
-    // the tenth and the half of the peak down to zero (the start of a linear attack).
+    // A slow attack passes that level after it began: extend the line through it and the half
+    // of the peak down to zero (the start of a linear attack).
     var half = i + 1
     while half < top, remainder[half] < 0.5 * remainder[top] { half += 1 }
-    let extended = crossing - max(0, Double(half) - crossing) / 4
+    let share = threshold / remainder[top]
+    let extended = crossing - max(0, Double(half) - crossing) * share / (0.5 - share)
     return max(Double(knee), extended)
   }
 }
@@ -417,5 +435,30 @@ extension SoundBoundaryRefiner {
   public func hasClearHarmonics(of frequency: Double, near other: Double) -> Bool {
     guard frequency > 0, other > 0, abs(1200 * log2(frequency / other)) > 50 else { return false }
     return !harmonics(of: frequency, clearOf: other, window: legatoWindowSeconds * 1.5).isEmpty
+  }
+}
+
+extension SoundBoundaryRefiner {
+  /// The dip in the harmonics of a note around `time`: the lowest point within 60 ms of it,
+  /// and how far the level falls to it from the loudest point in the 120 ms before and rises
+  /// from it to the loudest in the 120 ms after, on the short window.
+  ///
+  /// - Parameters:
+  ///   - time: Where a split was found, in seconds.
+  ///   - frequencyHz: The note's frequency, in Hz.
+  /// - Returns: The fall and the rise, in dB (0 when there is no signal around `time`).
+  public func dip(at time: Double, frequencyHz: Double) -> (fall: Double, rise: Double) {
+    guard frequencyHz > 0 else { return (0, 0) }
+    let harmonics = harmonics(of: frequencyHz, clearOf: nil, window: detachedWindowSeconds)
+    let from = max(0, time - 0.12)
+    let (envelope, _) = amplitudes(harmonics, from: from, to: time + 0.12, window: detachedWindowSeconds)
+    let low = max(0, Int(((time - 0.06) - from) / stepSeconds))
+    let high = min(envelope.count, Int(((time + 0.06) - from) / stepSeconds) + 1)
+    guard low < high, let minimum = envelope[low..<high].min() else { return (0, 0) }
+    let lowest = envelope[low..<high].firstIndex(of: minimum)!
+    let before = envelope[...lowest].max() ?? minimum
+    let after = envelope[lowest...].max() ?? minimum
+    let floor = max(minimum, 1e-9)
+    return (20 * log10(max(before, floor) / floor), 20 * log10(max(after, floor) / floor))
   }
 }

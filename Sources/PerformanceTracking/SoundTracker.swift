@@ -45,6 +45,17 @@ public struct SoundTracker: Sendable {
     public var echoSeconds: Double = 0.8
     /// How much quieter than the sound before an echo is, in dB.
     public var echoDecibels: Double = 15
+    /// A sound at the previous sound's pitch, starting within ``echoSeconds`` of its end, at
+    /// least this much quieter and never holding its level (under a third of its frames within
+    /// 6 dB of its own peak) is the room ringing on after the note, in dB.
+    public var ringDecibels: Double = 6
+    /// A split of a held pitch is a new note when, on the note's harmonics, the level falls by
+    /// at least this much before it, in dB (the swell of a vibrato or a bow: up to about 9 dB
+    /// from crest to trough; a note stopped and played again: 11 dB or more) ...
+    public var breakDecibels: Double = 10
+    /// ... or rises after it by this much more than it fell, in dB (the same note played again
+    /// louder).
+    public var louderDecibels: Double = 4.5
     /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
     /// one sound split by a glitch of the pitch track, in cents.
     public var mergeCents: Double = 50
@@ -125,10 +136,43 @@ public struct SoundTracker: Sendable {
     }
     // Fragments and blips go before refining, so that they do not bound their neighbours.
     sounds = cleaned(merged(sounds, estimates: estimates))
+    if !samples.isEmpty {
+      sounds = joiningSwells(sounds, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate))
+    }
     if configuration.refinesBoundaries, !samples.isEmpty {
       sounds = refined(sounds, estimates: estimates, samples: samples, sampleRate: sampleRate)
     }
-    return cleaned(sounds)
+    return cleaned(withoutRings(sounds, estimates: estimates))
+  }
+
+  /// Drops the room's ring after a note: a sound at the pitch of the sound kept before it,
+  /// starting within ``Configuration/echoSeconds`` of its end (or of the ring already dropped
+  /// after it), ``Configuration/ringDecibels`` quieter and never holding its level (a
+  /// reverberant tail swells and fades as the room's modes beat, and re-attacks appear in it;
+  /// a note played again holds its level), or ``Configuration/echoDecibels`` quieter.
+  func withoutRings(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
+    var kept: [PerformanceSound] = []
+    var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
+    for sound in sounds {
+      if let last = kept.last, last.frequencyHz > 0, sound.frequencyHz > 0,
+        sound.start - max(last.end, ringing) <= configuration.echoSeconds,
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents
+      {
+        let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
+        let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
+        let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
+        if let peak = levels.max(), peak <= last.peakLevelDBFS - configuration.ringDecibels,
+          peak <= last.peakLevelDBFS - configuration.echoDecibels
+            || Double(levels.filter { $0 >= peak - 6 }.count) < Double(levels.count) / 3
+        {
+          ringing = sound.end
+          continue
+        }
+      }
+      kept.append(sound)
+      ringing = -.infinity
+    }
+    return kept
   }
 
   /// The voiced estimates in `[from, to]`.
@@ -167,6 +211,36 @@ public struct SoundTracker: Sendable {
       } else {
         result.append(sound)
       }
+    }
+    return result
+  }
+
+  /// Joins a sound split from the one before it at the same pitch by a swell of level that is
+  /// no break between notes: on the note's harmonics the level falls little before the split
+  /// (the level swings of a vibrato, a bow's pressure) and rises after it no more than it fell,
+  /// unlike a note stopped and played again or played again louder
+  /// (``SoundBoundaryRefiner/dip(at:frequencyHz:)``, ``Configuration/breakDecibels``,
+  /// ``Configuration/louderDecibels``).
+  func joiningSwells(_ sounds: [PerformanceSound], refiner: SoundBoundaryRefiner) -> [PerformanceSound] {
+    var result: [PerformanceSound] = []
+    for sound in sounds {
+      if let last = result.last, sound.boundary == .onset, last.frequencyHz > 0, sound.frequencyHz > 0,
+        sound.start - last.end <= 2.5 * configuration.hopSeconds,
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
+      {
+        let dip = refiner.dip(at: sound.start, frequencyHz: last.frequencyHz)
+        if dip.fall < configuration.breakDecibels, dip.rise - dip.fall < configuration.louderDecibels {
+          var joined = last
+          joined.end = sound.end
+          joined.pitchTrack += sound.pitchTrack
+          joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+          let body = joined.pitchTrack.filter { $0.time >= joined.start + configuration.segmenter.attackSeconds }
+          joined.frequencyHz = Self.median(body.map(\.frequencyHz)) ?? last.frequencyHz
+          result[result.count - 1] = joined
+          continue
+        }
+      }
+      result.append(sound)
     }
     return result
   }
@@ -277,7 +351,9 @@ public struct SoundTracker: Sendable {
       // A legato leap the new note's harmonics cannot time (an octave up shares them all with
       // the old note): when the previous note stopped before this start and the sound never
       // dipped in between, the note began when the previous one stopped.
-      if i > 0, !refiner.hasClearHarmonics(of: sounds[i].frequencyHz, near: sounds[i - 1].frequencyHz) {
+      if i > 0, Self.isLeap(from: sounds[i - 1].frequencyHz, to: sounds[i].frequencyHz),
+        !refiner.hasClearHarmonics(of: sounds[i].frequencyHz, near: sounds[i - 1].frequencyHz)
+      {
         let stop = result[i - 1].end
         if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
           Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
@@ -287,6 +363,12 @@ public struct SoundTracker: Sendable {
       }
     }
     return result
+  }
+
+  /// Whether two sounds' pitches differ by more than half a semitone (a change of note, not a
+  /// repeat: a repeated note has its own attack to time).
+  static func isLeap(from a: Double, to b: Double) -> Bool {
+    a > 0 && b > 0 && abs(1200 * log2(b / a)) > 50
   }
 
   /// Where a sound's tail begins: the room's reverberation or a long release keeps a note

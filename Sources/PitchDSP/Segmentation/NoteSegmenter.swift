@@ -17,7 +17,12 @@ import Foundation
 ///   for ``Configuration/unvoicedSeconds``.
 /// - A re-attack (the level rising by ``Configuration/reattackDecibels`` within
 ///   ``Configuration/reattackSeconds`` while sounding, as when a note is repeated without a gap)
-///   starts a new segment at the lowest point before the rise.
+///   starts a new segment at the lowest point before the rise when that point is a real dip,
+///   ``Configuration/reattackDipDecibels`` under the loudest the sound had been before it, or
+///   when a held note is played again louder: the sound had stopped getting louder at least
+///   ``Configuration/reattackSeconds`` before the low point and now rises
+///   ``Configuration/reattackExcessDecibels`` above anything it reached before. A slow attack
+///   that keeps rising is one note, and so is a note whose level swings with its vibrato.
 /// - Inside a sound, the reference pitch is the median of its voiced estimates so far; when
 ///   ``Configuration/changeFrames`` consecutive voiced estimates lie more than
 ///   ``Configuration/changeCents`` from it and within that distance of each other, a new segment
@@ -55,6 +60,27 @@ public final class NoteSegmenter {
     public var reattackDecibels: Double = 6
     /// The time within which that rise must happen, in seconds (at most 32 hops are looked at).
     public var reattackSeconds: Double = 0.05
+    /// How far under the sound's loudest level so far the low point before a re-attack must
+    /// lie, in dB: the rise must come out of a dip, not continue the note's own attack. (The
+    /// level swings of a bowed or sung vibrato can reach this too; ``SoundTracker`` checks each
+    /// split of a held pitch on the note's harmonics.)
+    public var reattackDipDecibels: Double = 3
+    /// Without such a dip, how far above the loudest the sound had been the rise must go, in dB,
+    /// after the sound had stopped getting louder: a held note played again, louder.
+    public var reattackExcessDecibels: Double = 3
+
+    /// Whether a rise out of a low point is a new attack.
+    ///
+    /// - Parameters:
+    ///   - dipDecibels: How far the low point lies under the loudest level before it.
+    ///   - heldSeconds: How long before the low point that loudest level was reached.
+    ///   - excessDecibels: How far the level now stands above that loudest level.
+    /// - Note: Real-time safe.
+    @_noLocks
+    func isReattack(dipDecibels: Double, heldSeconds: Double, excessDecibels: Double) -> Bool {
+      if dipDecibels >= reattackDipDecibels { return true }
+      return heldSeconds >= reattackSeconds && excessDecibels >= reattackExcessDecibels
+    }
 
     /// Creates the default thresholds.
     public init() {}
@@ -75,6 +101,10 @@ public final class NoteSegmenter {
   /// Recent (time, level) pairs, for re-attacks: a ring of ``recentCapacity``.
   private let recentTimes: UnsafeMutableBufferPointer<Double>
   private let recentLevels: UnsafeMutableBufferPointer<Double>
+  /// The sound's loudest level up to each recent estimate (its own level when not sounding).
+  private let recentPeaks: UnsafeMutableBufferPointer<Double>
+  /// When the sound reached that level.
+  private let recentPeakTimes: UnsafeMutableBufferPointer<Double>
   private var recentCount = 0
   private var recentNext = 0
   private let recentCapacity = 32
@@ -87,6 +117,8 @@ public final class NoteSegmenter {
   private var segmentStart = 0.0
   private var segmentBoundary = NoteSegment.Boundary.onset
   private var peak = -Double.infinity
+  /// When the segment reached ``peak``.
+  private var peakTime = Double.nan
   private var frames = 0
   private var voicedFrames = 0
   private var voicedCount: Int32 = 0
@@ -112,6 +144,8 @@ public final class NoteSegmenter {
     pendingTimes = .zeroed(maximumPending)
     recentTimes = .zeroed(recentCapacity)
     recentLevels = .zeroed(recentCapacity)
+    recentPeaks = .zeroed(recentCapacity)
+    recentPeakTimes = .zeroed(recentCapacity)
   }
 
   deinit {
@@ -124,6 +158,8 @@ public final class NoteSegmenter {
     pendingTimes.deallocate()
     recentTimes.deallocate()
     recentLevels.deallocate()
+    recentPeaks.deallocate()
+    recentPeakTimes.deallocate()
   }
 
   /// Whether a sound is in progress (started and not yet ended).
@@ -159,14 +195,23 @@ public final class NoteSegmenter {
     // The lowest recent level and its time, before this estimate joins them.
     var lowLevel = level
     var lowTime = estimate.time
+    // (No `||` here: its autoclosure would retain self on the audio thread.)
+    var rising = !sounding
+    if level > peak { rising = true }
+    var peakBeforeLow = rising ? level : peak
+    var peakTimeBeforeLow = rising ? estimate.time : peakTime
     for i in 0..<recentCount where estimate.time - recentTimes[i] <= configuration.reattackSeconds {
       if recentLevels[i] < lowLevel {
         lowLevel = recentLevels[i]
         lowTime = recentTimes[i]
+        peakBeforeLow = recentPeaks[i]
+        peakTimeBeforeLow = recentPeakTimes[i]
       }
     }
     recentTimes[recentNext] = estimate.time
     recentLevels[recentNext] = level
+    recentPeaks[recentNext] = rising ? level : peak
+    recentPeakTimes[recentNext] = rising ? estimate.time : peakTime
     recentNext = (recentNext + 1) % recentCapacity
     recentCount = min(recentCount + 1, recentCapacity)
 
@@ -202,7 +247,11 @@ public final class NoteSegmenter {
       }
     }
     // A re-attack: the level jumped within the last moments.
-    if level - lowLevel >= configuration.reattackDecibels, lowTime - segmentStart >= configuration.minimumSeconds {
+    if level - lowLevel >= configuration.reattackDecibels, lowTime - segmentStart >= configuration.minimumSeconds,
+      configuration.isReattack(
+        dipDecibels: peakBeforeLow - lowLevel, heldSeconds: lowTime - peakTimeBeforeLow,
+        excessDecibels: level - peakBeforeLow)
+    {
       let finished = finishSegment(at: lowTime)
       start(at: lowTime, boundary: .onset)
       add(estimate, level: level)
@@ -229,9 +278,13 @@ public final class NoteSegmenter {
             voicedFrames += 1
           }
           peak = level
+          peakTime = estimate.time
           return finished
         }
-        peak = max(peak, level)
+        if level > peak {
+          peak = level
+          peakTime = estimate.time
+        }
         frames += 1
         return nil
       }
@@ -281,7 +334,10 @@ public final class NoteSegmenter {
   @_noLocks
   private func add(_ estimate: PitchEstimate, level: Double) {
     frames += 1
-    peak = max(peak, level)
+    if level > peak {
+      peak = level
+      peakTime = estimate.time
+    }
     guard estimate.frequencyHz > 0, let cents = CentsHistogram.cents(estimate.frequencyHz) else { return }
     voicedFrames += 1
     record(cents: cents, time: estimate.time)
@@ -336,6 +392,7 @@ public final class NoteSegmenter {
     frames = 0
     voicedFrames = 0
     peak = -.infinity
+    peakTime = .nan
   }
 
   /// The mean of the exact values within 2 cents of a histogram's median bin: the median's

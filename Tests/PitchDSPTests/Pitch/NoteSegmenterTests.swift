@@ -63,4 +63,27 @@ import _TestSupport
       #expect(found.count == 2, "\(found)")
     }
   }
+
+  /// A 262 Hz tone shaped by `gain(t)` (linear amplitude at `t` seconds), after 0.2 s of silence.
+  func shaped(seconds: Double, gain: (Double) -> Double) -> [Float] {
+    let tone = Self.generator.harmonicTone(fundamentalHz: 262, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(seconds))
+    let shaped = tone.indices.map { Float(Double(tone[$0]) * gain(Double($0) / Self.rate)) }
+    return Signal.concatenated([Self.generator.silence(length: .seconds(0.2)), shaped, Self.generator.silence(length: .seconds(0.2))])
+  }
+
+  @Test func aSlowAttackThatKeepsRisingIsOneNote() throws {
+    // 40 dB in 250 ms (8 dB every 50 ms), then held: a flute's or a bowed string's swell.
+    let swell = shaped(seconds: 0.9) { t in 0.3 * pow(10, (min(t, 0.25) / 0.25 * 40 - 40) / 20) }
+    let found = try segments(swell)
+    #expect(found.count == 1, "\(found)")
+    #expect(abs((found.first?.start ?? 0) - 0.2) <= 0.06, "\(found)")
+  }
+
+  @Test func aHeldNotePlayedAgainLouderSplitsWithoutADip() throws {
+    // 12 dB louder after 0.5 s, the same pitch, no gap.
+    let accent = shaped(seconds: 0.9) { t in t < 0.5 ? 0.05 : 0.2 }
+    let found = try segments(accent)
+    #expect(found.count == 2, "\(found)")
+    #expect(abs((found.last?.start ?? 0) - 0.7) <= 0.04, "\(found)")
+  }
 }

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PerformanceTracking
+
+/// The offline sound tracker on synthesized notes: level swings inside a held note, repeated
+/// notes, and the ring of a room after a note.
+@Suite struct SoundTrackerTests {
+  static let rate = 44_100.0
+  static let generator = SignalGenerator(sampleRate: rate)
+
+  /// A string-like tone at `frequency` for `seconds`, its amplitude `gain(t)`.
+  static func tone(_ frequency: Double, seconds: Double, gain: (Double) -> Double) -> [Float] {
+    let tone = generator.harmonicTone(
+      fundamentalHz: frequency, partialAmplitudes: (1...8).map { pow(0.7, Double($0 - 1)) }, length: .seconds(seconds))
+    return tone.indices.map { Float(Double(tone[$0]) * gain(Double($0) / rate)) }
+  }
+
+  static func silence(_ seconds: Double) -> [Float] { generator.silence(length: .seconds(seconds)) }
+
+  static func sounds(_ samples: [Float]) throws -> [PerformanceSound] {
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: 400, sampleRate: rate)
+    return try SoundTracker(configuration: configuration).sounds(in: samples, sampleRate: rate)
+  }
+
+  /// A 15 ms linear attack and a 40 ms release around a held level.
+  static func shape(_ t: Double, seconds: Double, level: Double = 0.1) -> Double {
+    level * min(1, t / 0.015, max(0, (seconds - t) / 0.04))
+  }
+
+  @Test func aVibratoSwellOfTheLevelIsOneSound() throws {
+    // ±4 dB at 6 Hz for 1.6 s: swings of 8 dB from crest to trough, as a bowed vibrato's.
+    let held = Self.tone(262, seconds: 1.6) { t in
+      Self.shape(t, seconds: 1.6) * pow(10, 4 * sin(2 * .pi * 6 * t) / 20)
+    }
+    let samples = Self.silence(0.3) + held + Self.silence(0.5)
+    let sounds = try Self.sounds(samples)
+    #expect(sounds.count == 1, "\(sounds)")
+    #expect(abs((sounds.first?.start ?? 0) - 0.3) <= 0.02)
+  }
+
+  @Test func aNoteRepeatedAfterAShortGapIsTwoSounds() throws {
+    let note = Self.tone(262, seconds: 0.4) { Self.shape($0, seconds: 0.4) }
+    let sounds = try Self.sounds(Self.silence(0.3) + note + Self.silence(0.035) + note + Self.silence(0.5))
+    #expect(sounds.count == 2, "\(sounds)")
+    #expect(abs((sounds.last?.start ?? 0) - 0.735) <= 0.02, "\(sounds)")
+  }
+
+  @Test func theRoomsRingAfterANoteIsNoSound() throws {
+    // The note, then its ring: 12 dB down, fading at 40 dB/s while it swells and sinks by
+    // ±6 dB as the room's modes beat, 0.9 s long; nothing else.
+    let note = Self.tone(262, seconds: 0.5) { Self.shape($0, seconds: 0.5) }
+    let ring = Self.tone(262, seconds: 0.9) { t in
+      0.025 * min(1, t / 0.01) * pow(10, (-40 * t + 6 * sin(2 * .pi * 5 * t)) / 20)
+    }
+    let sounds = try Self.sounds(Self.silence(0.3) + note + Self.silence(0.05) + ring + Self.silence(0.5))
+    #expect(sounds.count == 1, "\(sounds)")
+    #expect(abs((sounds.first?.end ?? 0) - 0.8) <= 0.1, "\(sounds)")
+  }
+
+  @Test func aNewNoteIsTimedUnderTheDecayOfTheSamePitch() throws {
+    // The old note sinks slowly (0.05 dB a step) from step 40, then decays at 0.3 dB a step
+    // from step 100; the new note rises linearly from step 150. A fit of the decay that starts
+    // on the slow part sees the new note only once it passes the old level.
+    let envelope = (0..<260).map { i -> Double in
+      let decibels = i < 40 ? 0 : i < 100 ? -0.05 * Double(i - 40) : -3 - 0.3 * Double(i - 100)
+      return pow(10, decibels / 20) + (i < 150 ? 0 : min(1, Double(i - 150) / 40))
+    }
+    let dip = try #require(envelope.indices.dropFirst(100).min { envelope[$0] < envelope[$1] })
+    let onset = try #require(SoundBoundaryRefiner.riseUnderDecay(envelope, dipIndex: dip, peakIndex: 259))
+    #expect(abs(onset - 150) <= 6, "\(onset)")
+  }
+}
