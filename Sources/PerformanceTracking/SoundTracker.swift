@@ -349,11 +349,10 @@ public struct SoundTracker: Sendable {
       let floor = i > 0 ? result[i - 1].start + 0.02 : 0
       result[i].start = min(max(start, floor), result[i].end - 0.01)
       // A legato leap the new note's harmonics cannot time (an octave up shares them all with
-      // the old note): when the previous note stopped before this start and the sound never
-      // dipped in between, the note began when the previous one stopped.
-      if i > 0, Self.isLeap(from: sounds[i - 1].frequencyHz, to: sounds[i].frequencyHz),
-        !refiner.hasClearHarmonics(of: sounds[i].frequencyHz, near: sounds[i - 1].frequencyHz)
-      {
+      // the old note), or the same pitch split again: when the previous note stopped before
+      // this start and the sound never dipped in between, the note began when the previous one
+      // stopped (so that pieces of one held note stay contiguous for the score's repair).
+      if i > 0, !refiner.hasClearHarmonics(of: sounds[i].frequencyHz, near: sounds[i - 1].frequencyHz) {
         let stop = result[i - 1].end
         if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
           Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
@@ -363,12 +362,6 @@ public struct SoundTracker: Sendable {
       }
     }
     return result
-  }
-
-  /// Whether two sounds' pitches differ by more than half a semitone (a change of note, not a
-  /// repeat: a repeated note has its own attack to time).
-  static func isLeap(from a: Double, to b: Double) -> Bool {
-    a > 0 && b > 0 && abs(1200 * log2(b / a)) > 50
   }
 
   /// Where a sound's tail begins: the room's reverberation or a long release keeps a note
