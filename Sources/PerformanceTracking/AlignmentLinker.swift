@@ -14,10 +14,14 @@ import Foundation
 ///   ``Costs/intervalToleranceRatio`` of the written interval, squared and capped at
 ///   ``Costs/intervalCap`` — so a drifting tempo costs little, note by note, and a single early
 ///   or late note costs at most twice the cap;
+/// - for the first match, the same interval cost from the score's start (time 0 on both time
+///   lines, after the latency);
 /// - a weak pull towards the score's absolute times beyond ``Costs/absoluteSlackSeconds``.
 ///
 /// Consecutive matches may skip up to ``maximumSkip`` notes and sounds with the interval cost;
-/// a longer gap (a passage not played, a burst of noise) re-anchors at ``Costs/reanchor``.
+/// a longer gap (a passage not played, a burst of noise) re-anchors at ``Costs/reanchor`` (never
+/// less than ``Costs/intervalCap``, so that a re-anchor never undercuts a direct transition and
+/// a stray sound cannot be linked to a note out of time for less than the interval it breaks).
 /// Only sounds within ``bandSeconds`` (plus ``bandRatio`` of the note's time) of a note's
 /// expected start are considered for it.
 ///
@@ -52,8 +56,8 @@ public struct AlignmentLinker: ScoreLinker {
     public var absoluteSlackSeconds: Double = 0.3
     /// The cost per second of absolute deviation beyond the slack.
     public var absolutePerSecond: Double = 1
-    /// The cost of re-anchoring after a long gap.
-    public var reanchor: Double = 2
+    /// The cost of re-anchoring after a long gap (at least ``intervalCap`` is charged).
+    public var reanchor: Double = 3
 
     /// Creates the default costs.
     public init() {}
@@ -156,13 +160,18 @@ public struct AlignmentLinker: ScoreLinker {
         let local = Self.pitchCost(frequencyHz: sounds[j].frequencyHz, midi: midi[i], costs)
           + Self.durationCost(seconds: sounds[j].duration, written: written[i], costs)
           + costs.absolutePerSecond * max(0, abs(played[j] - expected[i]) - costs.absoluteSlackSeconds)
-        // From the start: every earlier note missed, every earlier sound extra.
+        // From the start: every earlier note missed, every earlier sound extra, and the interval
+        // from the score's start (the audio's, less the latency): the first match is timed too,
+        // so that a stray sound well before the first note is not taken for it.
         var best = costs.missedNote * Double(i) + costs.extraSound * Double(j)
+          + intervalCost(expected: expected[i], played: played[j])
         var bestFrom = -1
         // Re-anchoring after a long gap.
         let anchor = prefix[k]
         if anchor.packed >= 0 {
-          let value = anchor.value + costs.missedNote * Double(i - 1) + costs.extraSound * Double(j - 1) + costs.reanchor
+          let value =
+            anchor.value + costs.missedNote * Double(i - 1) + costs.extraSound * Double(j - 1)
+            + max(costs.reanchor, costs.intervalCap)
           if value < best {
             best = value
             bestFrom = anchor.packed

@@ -28,6 +28,35 @@ import _TestSupport
     #expect(links == expected)
   }
 
+  /// Eight notes after a two-second count-in, one every half second.
+  static func countedIn() -> [PerformanceNote] {
+    SyntheticTake.notes(count: 8).map { note in
+      var note = note
+      note.expectedStart += 2
+      return note
+    }
+  }
+
+  @Test func aStraySoundLongBeforeAMissedFirstNoteIsNotTakenForIt() {
+    // The first note is not played; a sound a fourth below it comes 0.4 s before it is due.
+    let notes = Self.countedIn()
+    var sounds = SyntheticTake.sounds(for: notes)
+    sounds[0] = SyntheticTake.sound(for: notes[0], delay: -0.4, seconds: 0.15, semitones: -5)
+    let links = linker.link(notes: notes, sounds: sounds, latencySeconds: 0)
+    #expect(links == [nil] + Array(1..<8))
+  }
+
+  @Test func aNoteOutOfTimeCostsBothIntervalsItBreaks() {
+    // Note 4 is not played; a sound a tone above it comes 0.3 s early, between notes 3 and 4.
+    // Linked, it would break two intervals (each at the cap): dearer than a missed note and an
+    // extra sound.
+    let notes = Self.countedIn()
+    var sounds = SyntheticTake.sounds(for: notes)
+    sounds[4] = SyntheticTake.sound(for: notes[4], delay: -0.3, seconds: 0.15, semitones: 2)
+    let links = linker.link(notes: notes, sounds: sounds, latencySeconds: 0)
+    #expect(links == [0, 1, 2, 3, nil, 5, 6, 7])
+  }
+
   @Test(arguments: [0, 3, 12])
   func anExtraSoundIsLeftUnclaimed(after note: Int) {
     let notes = SyntheticTake.notes(count: 14)
