@@ -409,12 +409,38 @@ extension PeriodicityAnalysis {
       let angle = theta * lag
       // RT-audited: libm's cos and sin are pure functions; they neither allocate nor lock.
       let (stepCos, stepSin) = _unsafePerformance { (cos(angle), sin(angle)) }
-      var c = stepCos
-      var s = stepSin
-      var value = 0.0
-      var first = 0.0
-      var second = 0.0
-      for k in 1..<half {
+      // Four bins at a time: the phasors of bins k...k + 3 in the lanes, turned by 4·angle a step.
+      let (cos2, sin2) = (stepCos * stepCos - stepSin * stepSin, 2 * stepSin * stepCos)
+      let (cos3, sin3) = (cos2 * stepCos - sin2 * stepSin, sin2 * stepCos + cos2 * stepSin)
+      let (cos4, sin4) = (cos3 * stepCos - sin3 * stepSin, sin3 * stepCos + cos3 * stepSin)
+      var laneCos = SIMD4<Double>(stepCos, cos2, cos3, cos4)
+      var laneSin = SIMD4<Double>(stepSin, sin2, sin3, sin4)
+      var laneOmega = SIMD4<Double>(1, 2, 3, 4) * theta
+      let omegaStep = 4 * theta
+      var values = SIMD4<Double>.zero
+      var firsts = SIMD4<Double>.zero
+      var seconds = SIMD4<Double>.zero
+      var k = 1
+      while k + 3 < half {
+        let re = SIMD4<Double>(
+          Double(spectrumARe[k]), Double(spectrumARe[k + 1]), Double(spectrumARe[k + 2]),
+          Double(spectrumARe[k + 3]))
+        values += re * laneCos
+        firsts -= re * laneOmega * laneSin
+        seconds -= re * laneOmega * laneOmega * laneCos
+        let nextCos = laneCos * cos4 - laneSin * sin4
+        laneSin = laneSin * cos4 + laneCos * sin4
+        laneCos = nextCos
+        laneOmega += omegaStep
+        k += 4
+      }
+      var value = values.sum()
+      var first = firsts.sum()
+      var second = seconds.sum()
+      // The last few bins one at a time, from lane 0's phasor (bin k's).
+      var c = laneCos[0]
+      var s = laneSin[0]
+      while k < half {
         let re = Double(spectrumARe[k])
         let omega = Double(k) * theta
         value += re * c
@@ -423,6 +449,7 @@ extension PeriodicityAnalysis {
         let nextC = c * stepCos - s * stepSin
         s = s * stepCos + c * stepSin
         c = nextC
+        k += 1
       }
       let scale = 4 / Double(plan.fftSize)
       let correlationSum = 2 * Double(spectrumARe[0]) / Double(plan.fftSize) + value * scale
