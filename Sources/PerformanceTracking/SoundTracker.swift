@@ -40,6 +40,10 @@ public struct SoundTracker: Sendable {
     /// A sound shorter than this that runs into a longer one at a harmonic interval is part of
     /// it (a pitch tracker's octave error in an attack or a release), in seconds.
     public var blipSeconds: Double = 0.1
+    /// A sound's attack read an octave off (a breathy or slow attack, before the note's own
+    /// period dominates the pitch tracker's window) may last this long and still be folded into
+    /// the note it starts, in seconds.
+    public var octaveAttackSeconds: Double = 0.15
     /// A sound at the previous sound's pitch (within ``mergeCents``) that starts this soon after
     /// it ends and is ``echoDecibels`` quieter is the room's echo of it, in seconds.
     public var echoSeconds: Double = 0.8
@@ -254,6 +258,13 @@ public struct SoundTracker: Sendable {
   func absorbingHarmonicBlips(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
     let touching = 2.5 * configuration.hopSeconds
     func isBlip(_ sound: PerformanceSound, of other: PerformanceSound, before: Bool) -> Bool {
+      // The attack of a note read an octave off: it starts the sound and leads into the note.
+      if before, sound.boundary == .onset, sound.duration < configuration.octaveAttackSeconds,
+        other.duration > 2 * sound.duration, sound.frequencyHz > 0, other.frequencyHz > 0,
+        abs(abs(1200 * log2(sound.frequencyHz / other.frequencyHz)) - 1200) <= 40
+      {
+        return true
+      }
       guard sound.duration < configuration.blipSeconds, other.duration > sound.duration else { return false }
       return Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
         || Self.isGlide(sound, towards: other.frequencyHz, fromStart: before)

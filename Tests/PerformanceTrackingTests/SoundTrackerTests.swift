@@ -72,4 +72,14 @@ import _TestSupport
     let onset = try #require(SoundBoundaryRefiner.riseUnderDecay(envelope, dipIndex: dip, peakIndex: 259))
     #expect(abs(onset - 150) <= 6, "\(onset)")
   }
+
+  @Test func anAttackReadAnOctaveLowIsPartOfItsNote() {
+    // 120 ms at 391 Hz from quiet, then the note itself at 783 Hz: the tracker's octave error
+    // in a breathy attack, longer than a blip.
+    let attack = PerformanceSound(start: 1, end: 1.12, frequencyHz: 391.5, peakLevelDBFS: -30, boundary: .onset)
+    let note = PerformanceSound(start: 1.12, end: 1.6, frequencyHz: 783, peakLevelDBFS: -12, boundary: .pitchChange)
+    let folded = SoundTracker().absorbingHarmonicBlips([attack, note])
+    #expect(folded.count == 1)
+    #expect(folded.first?.start == 1 && folded.first?.frequencyHz == 783 && folded.first?.boundary == .onset)
+  }
 }
