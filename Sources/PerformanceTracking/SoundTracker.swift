@@ -3,7 +3,8 @@ import PitchDSP
 
 /// Finds the sounds of a take: pitch-tracks the audio, cuts the track into sounds (level above
 /// the noise floor with hysteresis, legato splits on a change of pitch, re-attacks), drops
-/// fragments, and refines each sound's start and end on the audio itself.
+/// fragments, joins back the swells of a held note, refines each sound's start and end on the
+/// audio itself, and drops the room's ring after a note.
 ///
 /// The offline entry point, ``sounds(in:sampleRate:)``, decodes the whole take's best pitch path
 /// (pYIN with its hidden Markov model); ``LivePerformanceTracker`` runs the same segmentation
@@ -204,19 +205,25 @@ public struct SoundTracker: Sendable {
         abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents,
         !Self.rises(estimates, at: sound.start, byDecibels: configuration.segmenter.reattackDecibels)
       {
-        var joined = last
-        joined.end = sound.end
-        joined.pitchTrack += sound.pitchTrack
-        joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
-        let skip = configuration.segmenter.attackSeconds
-        let body = joined.pitchTrack.filter { $0.time >= joined.start + skip }.map(\.frequencyHz)
-        joined.frequencyHz = Self.median(body.isEmpty ? joined.pitchTrack.map(\.frequencyHz) : body) ?? last.frequencyHz
-        result[result.count - 1] = joined
+        result[result.count - 1] = joined(last, sound)
       } else {
         result.append(sound)
       }
     }
     return result
+  }
+
+  /// Two sounds in a row as one: the first's start, the second's end, both pitch tracks, the
+  /// louder peak, and the pitch the median after the attack (of all points when none is later).
+  func joined(_ first: PerformanceSound, _ second: PerformanceSound) -> PerformanceSound {
+    var joined = first
+    joined.end = second.end
+    joined.pitchTrack += second.pitchTrack
+    joined.peakLevelDBFS = max(first.peakLevelDBFS, second.peakLevelDBFS)
+    let skip = configuration.segmenter.attackSeconds
+    let body = joined.pitchTrack.filter { $0.time >= joined.start + skip }.map(\.frequencyHz)
+    joined.frequencyHz = Self.median(body.isEmpty ? joined.pitchTrack.map(\.frequencyHz) : body) ?? first.frequencyHz
+    return joined
   }
 
   /// Joins a sound split from the one before it at the same pitch by a swell of level that is
@@ -234,13 +241,7 @@ public struct SoundTracker: Sendable {
       {
         let dip = refiner.dip(at: sound.start, frequencyHz: last.frequencyHz)
         if dip.fall < configuration.breakDecibels, dip.rise - dip.fall < configuration.louderDecibels {
-          var joined = last
-          joined.end = sound.end
-          joined.pitchTrack += sound.pitchTrack
-          joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
-          let body = joined.pitchTrack.filter { $0.time >= joined.start + configuration.segmenter.attackSeconds }
-          joined.frequencyHz = Self.median(body.map(\.frequencyHz)) ?? last.frequencyHz
-          result[result.count - 1] = joined
+          result[result.count - 1] = joined(last, sound)
           continue
         }
       }
