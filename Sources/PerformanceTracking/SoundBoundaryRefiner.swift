@@ -134,12 +134,14 @@ public struct SoundBoundaryRefiner: Sendable {
   /// - Parameters:
   ///   - sound: The sound (start already refined).
   ///   - next: The sound after it, if any.
+  ///   - lookingBackTo: How far back the release may lie, in seconds, when more than 0.45 s
+  ///     before the sound's end (the room's ring after a note can hold its level that long).
   /// - Returns: The end, in seconds.
-  public func end(of sound: PerformanceSound, before next: PerformanceSound?) -> Double {
+  public func end(of sound: PerformanceSound, before next: PerformanceSound?, lookingBackTo: Double? = nil) -> Double {
     guard sound.frequencyHz > 0 else { return sound.end }
     let close = next.flatMap { $0.start < sound.end + 0.15 && $0.frequencyHz > 0 ? $0 : nil }
     let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: close?.frequencyHz)
-    let from = max(sound.start + 0.05, sound.end - 0.45)
+    let from = max(sound.start + 0.05, min(sound.end - 0.45, lookingBackTo ?? sound.end))
     var to = sound.end + 0.15
     if let next { to = min(to, next.start) }
     to = min(to, Double(samples.count) / sampleRate)

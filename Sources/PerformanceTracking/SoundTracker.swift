@@ -352,8 +352,10 @@ public struct SoundTracker: Sendable {
     for i in result.indices {
       let next = i + 1 < sounds.count ? sounds[i + 1] : nil
       var sound = sounds[i]
-      sound.end = Self.releaseEnd(of: sound, estimates: estimates, tailDecibels: configuration.tailDecibels)
-      result[i].end = max(sounds[i].start + 0.01, refiner.end(of: sound, before: next))
+      let release = Self.release(of: sound, estimates: estimates, tailDecibels: configuration.tailDecibels)
+      sound.end = release.end
+      result[i].end = max(
+        sounds[i].start + 0.01, refiner.end(of: sound, before: next, lookingBackTo: release.lastLoud - 0.3))
     }
     for i in result.indices {
       let start = refiner.start(of: sounds[i], after: i > 0 ? result[i - 1] : nil)
@@ -380,15 +382,21 @@ public struct SoundTracker: Sendable {
   /// voiced long after it stopped. The note's loud part is the span above its 90th-percentile
   /// level less 8 dB; the sound is cut where, after the last loud point, the level falls
   /// `tailDecibels` under that level (or left as it is when it never does).
-  static func releaseEnd(of sound: PerformanceSound, estimates: [PitchEstimate], tailDecibels: Double) -> Double {
+  ///
+  /// - Returns: The cut, and the time of the last loud point (the sound's end when there are
+  ///   too few estimates to tell).
+  static func release(
+    of sound: PerformanceSound, estimates: [PitchEstimate], tailDecibels: Double
+  ) -> (end: Double, lastLoud: Double) {
     let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
     let last = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
-    guard last - first >= 10 else { return sound.end }
+    guard last - first >= 10 else { return (sound.end, sound.end) }
     let levels = estimates[first..<last].map { $0.levelDBFS.isFinite ? $0.levelDBFS : -200 }
     let top = levels.sorted()[levels.count * 9 / 10]
-    guard let lastLoud = levels.lastIndex(where: { $0 >= top - 8 }) else { return sound.end }
-    guard let quiet = levels[lastLoud...].firstIndex(where: { $0 < top - tailDecibels }) else { return sound.end }
-    return estimates[first + quiet].time
+    guard let lastLoud = levels.lastIndex(where: { $0 >= top - 8 }) else { return (sound.end, sound.end) }
+    let loud = estimates[first + lastLoud].time
+    guard let quiet = levels[lastLoud...].firstIndex(where: { $0 < top - tailDecibels }) else { return (sound.end, loud) }
+    return (estimates[first + quiet].time, loud)
   }
 
   /// Whether the level rises by `byDecibels` from its lowest point within 60 ms before `time` to

@@ -82,4 +82,18 @@ import _TestSupport
     #expect(folded.count == 1)
     #expect(folded.first?.start == 1 && folded.first?.frequencyHz == 783 && folded.first?.boundary == .onset)
   }
+
+  @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
+    // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
+    // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
+    let seconds = 1.3
+    let ringing = Self.tone(262, seconds: seconds) { t in
+      t < 0.5 ? Self.shape(t, seconds: 0.5) + 0.028 * max(0, (t - 0.46) / 0.04) : 0.028 * min(1, max(0, (seconds - t) / 0.3))
+    }
+    let sounds = (try? Self.sounds(Self.silence(0.3) + ringing + Self.silence(0.5))) ?? []
+    #expect(sounds.count == 1, "\(sounds)")
+    // Within 0.1 s (the ring swells in under the release); 0.63 s late when the end's search
+    // looked back only 0.45 s from where the ring faded.
+    #expect(abs((sounds.first?.end ?? 0) - 0.8) <= 0.1, "\(sounds)")
+  }
 }
