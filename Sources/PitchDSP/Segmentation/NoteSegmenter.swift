@@ -22,7 +22,7 @@ import Foundation
 ///   when a held note is played again louder: the sound had stopped getting louder at least
 ///   ``Configuration/reattackSeconds`` before the low point and now rises
 ///   ``Configuration/reattackExcessDecibels`` above anything it reached before. A slow attack
-///   that keeps rising is one note, and so is a note whose level swings with its vibrato.
+///   that keeps rising is one note.
 /// - Inside a sound, the reference pitch is the median of its voiced estimates so far; when
 ///   ``Configuration/changeFrames`` consecutive voiced estimates lie more than
 ///   ``Configuration/changeCents`` from it and within that distance of each other, a new segment
@@ -62,8 +62,8 @@ public final class NoteSegmenter {
     public var reattackSeconds: Double = 0.05
     /// How far under the sound's loudest level so far the low point before a re-attack must
     /// lie, in dB: the rise must come out of a dip, not continue the note's own attack. (The
-    /// level swings of a bowed or sung vibrato can reach this too; ``SoundTracker`` checks each
-    /// split of a held pitch on the note's harmonics.)
+    /// level swings of a bowed or sung vibrato can reach this too; the performance tracker's
+    /// `SoundTracker` checks each split of a held pitch on the note's harmonics.)
     public var reattackDipDecibels: Double = 3
     /// Without such a dip, how far above the loudest the sound had been the rise must go, in dB,
     /// after the sound had stopped getting louder: a held note played again, louder.
