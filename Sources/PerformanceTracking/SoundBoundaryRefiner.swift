@@ -448,7 +448,8 @@ extension SoundBoundaryRefiner {
   /// - Parameters:
   ///   - time: Where a split was found, in seconds.
   ///   - frequencyHz: The note's frequency, in Hz.
-  /// - Returns: The fall and the rise, in dB (0 when there is no signal around `time`).
+  /// - Returns: The fall and the rise, in dB (0 when there is no signal around `time`, NaN when
+  ///   the samples around it are not finite: every comparison with a threshold is then false).
   public func dip(at time: Double, frequencyHz: Double) -> (fall: Double, rise: Double) {
     guard frequencyHz > 0 else { return (0, 0) }
     let harmonics = harmonics(of: frequencyHz, clearOf: nil, window: detachedWindowSeconds)
@@ -456,8 +457,12 @@ extension SoundBoundaryRefiner {
     let (envelope, _) = amplitudes(harmonics, from: from, to: time + 0.12, window: detachedWindowSeconds)
     let low = max(0, Int(((time - 0.06) - from) / stepSeconds))
     let high = min(envelope.count, Int(((time + 0.06) - from) / stepSeconds) + 1)
-    guard low < high, let minimum = envelope[low..<high].min() else { return (0, 0) }
-    let lowest = envelope[low..<high].firstIndex(of: minimum)!
+    guard low < high else { return (0, 0) }
+    // Non-finite samples around the split: no measure, and no decision taken on one.
+    guard envelope.allSatisfy(\.isFinite) else { return (.nan, .nan) }
+    var lowest = low
+    for i in low..<high where envelope[i] < envelope[lowest] { lowest = i }
+    let minimum = envelope[lowest]
     let before = envelope[...lowest].max() ?? minimum
     let after = envelope[lowest...].max() ?? minimum
     let floor = max(minimum, 1e-9)

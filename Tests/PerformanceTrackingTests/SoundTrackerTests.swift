@@ -96,4 +96,11 @@ import _TestSupport
     // looked back only 0.45 s from where the ring faded.
     #expect(abs((sounds.first?.end ?? 0) - 0.8) <= 0.1, "\(sounds)")
   }
+
+  @Test func aDipInNonFiniteSamplesIsNoDecision() {
+    var samples = Self.tone(262, seconds: 1) { Self.shape($0, seconds: 1) }
+    for n in 20_000..<20_400 { samples[n] = n % 2 == 0 ? .nan : .infinity }
+    let dip = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate).dip(at: 0.46, frequencyHz: 262)
+    #expect(dip.fall.isNaN && dip.rise.isNaN)
+  }
 }
