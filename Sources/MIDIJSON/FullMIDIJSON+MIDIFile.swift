@@ -35,26 +35,15 @@ extension FullMIDIJSON {
 
   /// A decoding error as a path and a reason.
   static func describe(_ error: DecodingError) -> MIDIJSONError {
-    func path(_ codingPath: [any CodingKey]) -> String {
-      var text = ""
-      for key in codingPath {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return text
-    }
     switch error {
     case .keyNotFound(let key, let context):
-      return .invalidJSON(path: path(context.codingPath), reason: "missing member \"\(key.stringValue)\"")
+      return .invalidJSON(path: context.codingPath.jsonPath, reason: "missing member \"\(key.stringValue)\"")
     case .typeMismatch(let type, let context):
-      return .invalidJSON(path: path(context.codingPath), reason: "expected \(type)")
+      return .invalidJSON(path: context.codingPath.jsonPath, reason: "expected \(type)")
     case .valueNotFound(let type, let context):
-      return .invalidJSON(path: path(context.codingPath), reason: "expected \(type), found null")
+      return .invalidJSON(path: context.codingPath.jsonPath, reason: "expected \(type), found null")
     case .dataCorrupted(let context):
-      return .invalidJSON(path: path(context.codingPath), reason: context.debugDescription)
+      return .invalidJSON(path: context.codingPath.jsonPath, reason: context.debugDescription)
     @unknown default:
       return .invalidJSON(path: "", reason: "\(error)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ScoreModel
 
 extension Preset {
   /// The largest preset file read: 1 MiB (a preset is a few kilobytes).
@@ -80,15 +81,7 @@ extension Preset {
   /// A decoding error as `path: what`, such as `voices[1].level: expected a number`.
   static func describe(_ error: any Error) -> String {
     func path(_ codingPath: [any CodingKey]) -> String {
-      var text = ""
-      for key in codingPath {
-        if let index = key.intValue {
-          text += "[\(index)]"
-        } else {
-          text += (text.isEmpty ? "" : ".") + key.stringValue
-        }
-      }
-      return text.isEmpty ? "(document)" : text
+      codingPath.isEmpty ? "(document)" : codingPath.jsonPath
     }
     switch error {
     case DecodingError.typeMismatch(let type, let context):
