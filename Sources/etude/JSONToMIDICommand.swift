@@ -21,17 +21,7 @@ struct JSONToMIDICommand: ParsableCommand {
   var output: String
 
   func run() throws {
-    let data: Data
-    if file == "-" {
-      data = FileHandle.standardInput.readDataToEndOfFile()
-    } else {
-      do {
-        data = try Data(contentsOf: URL(fileURLWithPath: file))
-      } catch {
-        throw ValidationError("cannot read \(file): \(error.localizedDescription)")
-      }
-    }
-    let midi = try MIDIFile(json: data)
+    let midi = try MIDIFile(json: try InputData.read(file))
     try midi.write(to: URL(fileURLWithPath: output))
     let notes = midi.notes().notes.count
     FileHandle.standardError.write(Data("wrote \(output): format \(midi.format), \(midi.tracks.count) tracks, \(notes) notes\n".utf8))

@@ -110,16 +110,7 @@ struct PresetsCommand: ParsableCommand {
     var force = false
 
     func run() throws {
-      let data: Data
-      if from == "-" {
-        data = FileHandle.standardInput.readDataToEndOfFile()
-      } else {
-        do {
-          data = try Data(contentsOf: URL(fileURLWithPath: from))
-        } catch {
-          throw ValidationError("cannot read \(from): \(error.localizedDescription)")
-        }
-      }
+      let data = try InputData.read(from)
       let label = from == "-" ? "standard input" : URL(fileURLWithPath: from).lastPathComponent
       var preset = try Preset(jsonData: data, name: label)
       preset.name = name

@@ -84,11 +84,7 @@ struct RenderCommand: ParsableCommand {
     case "mid", "midi", "smf":
       return Song(try MIDIFile(url: url))
     case "json":
-      let data: Data
-      do { data = try Data(contentsOf: url) } catch {
-        throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-      }
-      return Song(try MIDIFile(json: data))
+      return Song(try MIDIFile(json: try InputData.read(path)))
     case "musicxml", "xml", "mxl":
       return Song(try Score(contentsOf: url))
     case "tab", "txt":
