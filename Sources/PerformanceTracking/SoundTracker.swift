@@ -142,10 +142,9 @@ public struct SoundTracker: Sendable {
     // Fragments and blips go before refining, so that they do not bound their neighbours.
     sounds = cleaned(merged(sounds, estimates: estimates))
     if !samples.isEmpty {
-      sounds = joiningSwells(sounds, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate))
-    }
-    if configuration.refinesBoundaries, !samples.isEmpty {
-      sounds = refined(sounds, estimates: estimates, samples: samples, sampleRate: sampleRate)
+      let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
+      sounds = joiningSwells(sounds, refiner: refiner)
+      if configuration.refinesBoundaries { sounds = refined(sounds, estimates: estimates, refiner: refiner) }
     }
     return cleaned(withoutRings(sounds, estimates: estimates))
   }
@@ -320,9 +319,8 @@ public struct SoundTracker: Sendable {
   /// Refined ends (against the next sound as tracked), then starts (against the previous
   /// sound's refined end: only a note still sounding makes a start legato).
   func refined(
-    _ input: [PerformanceSound], estimates: [PitchEstimate], samples: [Float], sampleRate: Double
+    _ input: [PerformanceSound], estimates: [PitchEstimate], refiner: SoundBoundaryRefiner
   ) -> [PerformanceSound] {
-    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
     // Octave leaps the pitch track did not see, then sub-octave errors: the boundaries follow
     // the notes' real harmonics.
     let sounds = input.flatMap { sound -> [PerformanceSound] in
