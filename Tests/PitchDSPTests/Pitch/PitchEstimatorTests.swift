@@ -107,6 +107,33 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
   }
 
+  // Not MPM: its key maximum is the common period on 20 % of these frames.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin])
+  func aRoomsRingOfTheNoteBeforeDoesNotTurnTheNoteIntoTheirCommonPeriod(method: PitchMethod) throws {
+    // A room's ring of the previous note (A3), 9 dB down and dying away, under the next (E3, a
+    // fourth below): the two repeat together every third period of E3 (55 Hz), and a room's
+    // modes hold the ring's partials a few cents off the harmonic series. By periodicity alone
+    // this is a 55 Hz tone missing partials 1, 2 and 5, or a bassoon-like E3 under a strong
+    // third partial; E3 is what sounds, so `d′`'s dip at three periods must not win.
+    let sampleRate = Self.generator.sampleRate
+    let partials = [1, 0.5, 0.3, 0.2]
+    let note = Self.generator.harmonicTone(fundamentalHz: 164.8, partialAmplitudes: partials, length: .seconds(0.6))
+    let detuneCents = [3.0, -4, 5, -2]
+    let ring = (0..<note.count).map { n -> Float in
+      let t = Double(n) / sampleRate
+      var sum = 0.0
+      for (k, cents) in detuneCents.enumerated() {
+        let frequency = Double(k + 1) * 220 * pow(2, cents / 1200)
+        sum += partials[k] * sin(2 * Double.pi * frequency * t)
+      }
+      return Float(0.35 * exp(-t / 0.4) * sum)  // −9 dB, falling 60 dB in 2.8 s
+    }
+    let mixed = zip(note, ring).map { 0.2 * ($0 + $1) }
+    let estimates = try track(mixed, method: method)
+    let result = accuracy(estimates, truth: { _ in 164.8 }, from: 0.1, to: 0.5)
+    #expect(result.rawPitch >= 0.99, "\(method): \(result)")
+  }
+
   @Test(arguments: [PitchMethod.pyin, .pyinLive], [20.0, 10, 0])
   func noiseDownToZeroDecibels(method: PitchMethod, snr: Double) throws {
     let frequency = 196.0
