@@ -1,4 +1,5 @@
 import Foundation
+import ScoreModel
 
 extension Tolerances {
   /// Tolerances from JSON: one level, or several under `"levels"`.
@@ -133,13 +134,13 @@ extension Tolerances {
   static func describe(_ error: DecodingError) -> (path: String, reason: String) {
     switch error {
     case .typeMismatch(let type, let context):
-      return (context.codingPath.map(\.stringValue).joined(separator: "."), "expected \(type)")
+      return (context.codingPath.jsonPath, "expected \(type)")
     case .valueNotFound(let type, let context):
-      return (context.codingPath.map(\.stringValue).joined(separator: "."), "expected \(type), found null")
+      return (context.codingPath.jsonPath, "expected \(type), found null")
     case .keyNotFound(let key, let context):
-      return ((context.codingPath + [key]).map(\.stringValue).joined(separator: "."), "missing")
+      return ((context.codingPath + [key]).jsonPath, "missing")
     case .dataCorrupted(let context):
-      return (context.codingPath.map(\.stringValue).joined(separator: "."), context.debugDescription)
+      return (context.codingPath.jsonPath, context.debugDescription)
     @unknown default:
       return ("", "\(error)")
     }
