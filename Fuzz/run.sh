@@ -77,12 +77,13 @@ case "$target" in
     cp Fuzz/GradingFuzz/seeds/* "$out/corpus/"
     ;;
   soundfont)
-    # The SoundFont sources need only Synthesis's seam (voice, instrument, error, voice memory).
+    # The SoundFont sources need only Synthesis's seam (voice, instrument, error), and PitchDSP
+    # (its copy-on-write memory) compiled beside them.
     module=Synthesis
+    dependency PitchDSP $(find Sources/PitchDSP -name '*.swift' | sort)
     sources=(Sources/Synthesis/SoundFont/*.swift Sources/Synthesis/SynthVoice.swift Sources/Synthesis/Instrument.swift
-      Sources/Synthesis/SynthesisError.swift Sources/Synthesis/Voices/VoiceMemory.swift
-      Fuzz/SoundFontFuzz/SoundFontFuzz.swift)
-    objects=()
+      Sources/Synthesis/SynthesisError.swift Fuzz/SoundFontFuzz/SoundFontFuzz.swift)
+    objects=("$out/PitchDSP.o")
     options=(-dict=Fuzz/SoundFontFuzz/soundfont.dict)
     python3 Fuzz/SoundFontFuzz/make_seeds.py "$out/corpus"
     ;;

@@ -1,4 +1,5 @@
 import Foundation
+import PitchDSP
 
 /// A chorus: the signal mixed with a copy whose delay a sine LFO sweeps, for the shimmer of
 /// several voices singing together.
@@ -89,7 +90,7 @@ public struct Chorus: Effect, RackableEffect {
   /// ``Parameter`` descriptions, in index order.
   public var parameters: [EffectParameter] { Parameter.allCases.map(\.descriptor) }
 
-  private var memory: EffectMemory
+  private var memory: CopyOnWriteMemory<Float>
   private var line: SampleDelayLine
   private var rate: SmoothedValue
   private var depth: SmoothedValue
@@ -113,7 +114,7 @@ public struct Chorus: Effect, RackableEffect {
     let capacity = SampleDelayLine.capacity(
       forMaximumDelay: Int(
         (Parameter.delay.range.upperBound + Parameter.depth.range.upperBound) * samplesPerMillisecond) + 4)
-    memory = EffectMemory(count: capacity)
+    memory = CopyOnWriteMemory<Float>(repeating: 0, count: capacity)
     line = SampleDelayLine(memory: memory, offset: 0, capacity: capacity)
     let ramp = Int(rampSeconds * sampleRate)
     rate = SmoothedValue(Parameter.rate.defaultValue, rampSamples: ramp)

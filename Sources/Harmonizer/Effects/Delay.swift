@@ -1,4 +1,5 @@
 import Foundation
+import PitchDSP
 
 /// An echo: the signal repeated after a time, each repeat quieter by the feedback and darker by
 /// the damping filter, optionally synchronized to a tempo.
@@ -106,7 +107,7 @@ public struct Delay: Effect, RackableEffect {
   /// The delay now in effect (after the tap crossfade ends), in seconds.
   public var effectiveSeconds: Double { Double(effectiveDelay) / sampleRate }
 
-  private var memory: EffectMemory
+  private var memory: CopyOnWriteMemory<Float>
   private var line: SampleDelayLine
   private var targets = SIMD8<Float>()
   private var feedback: SmoothedValue
@@ -133,7 +134,7 @@ public struct Delay: Effect, RackableEffect {
     self.sampleRate = sampleRate
     let capacity = SampleDelayLine.capacity(
       forMaximumDelay: Int(Double(Parameter.time.range.upperBound) * sampleRate) + 4)
-    memory = EffectMemory(count: capacity)
+    memory = CopyOnWriteMemory<Float>(repeating: 0, count: capacity)
     line = SampleDelayLine(memory: memory, offset: 0, capacity: capacity)
     let ramp = Int(rampSeconds * sampleRate)
     fadeStep = 1 / Float(max(1, ramp))

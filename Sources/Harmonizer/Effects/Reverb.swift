@@ -1,3 +1,4 @@
+import PitchDSP
 /// A reverb: a feedback delay network (FDN) of eight delay lines mixed by an orthogonal
 /// (Hadamard) matrix, after two diffusing all-passes, with a low-pass in every loop.
 ///
@@ -74,7 +75,7 @@ public struct Reverb: Effect, RackableEffect {
   /// ``Parameter`` descriptions, in index order.
   public var parameters: [EffectParameter] { Parameter.allCases.map(\.descriptor) }
 
-  private var memory: EffectMemory
+  private var memory: CopyOnWriteMemory<Float>
   private var lines: Lines
   private var diffuser1: SampleDelayLine
   private var diffuser2: SampleDelayLine
@@ -106,7 +107,7 @@ public struct Reverb: Effect, RackableEffect {
       diffuserLengths[k] = Int32(length)
       capacities.append(SampleDelayLine.capacity(forMaximumDelay: length))
     }
-    let memory = EffectMemory(count: capacities.reduce(0, +))
+    let memory = CopyOnWriteMemory<Float>(repeating: 0, count: capacities.reduce(0, +))
     self.memory = memory
     var offsets = [Int]()
     var offset = 0

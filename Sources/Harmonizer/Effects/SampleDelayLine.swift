@@ -1,7 +1,9 @@
+import PitchDSP
+
 /// A ring of the most recent samples, a power of two long, read at integer or fractional
 /// delays (4-point, 3rd-order Hermite interpolation).
 ///
-/// A plain view over memory an ``EffectMemory`` owns, so reading and writing it on the audio
+/// A plain view into an effect's `CopyOnWriteMemory`, so reading and writing it on the audio
 /// path involves no reference counting.
 struct SampleDelayLine: Sendable {
   nonisolated(unsafe) private(set) var storage: UnsafeMutablePointer<Float>
@@ -22,9 +24,9 @@ struct SampleDelayLine: Sendable {
 
   /// A view of `capacity` samples at `offset` in `memory` (a power of two; see
   /// ``capacity(forMaximumDelay:)``).
-  init(memory: EffectMemory, offset: Int, capacity: Int) {
-    precondition(capacity.nonzeroBitCount == 1 && offset + capacity <= memory.count)
-    storage = memory.base + offset
+  init(memory: CopyOnWriteMemory<Float>, offset: Int, capacity: Int) {
+    precondition(capacity.nonzeroBitCount == 1 && offset + capacity <= memory.elements.count)
+    storage = memory.elements.baseAddress! + offset
     mask = capacity - 1
     self.offset = offset
   }
@@ -35,8 +37,8 @@ struct SampleDelayLine: Sendable {
   }
 
   /// Points the view at the same place in another memory (after a copy-on-write copy).
-  mutating func rebind(to memory: EffectMemory) {
-    storage = memory.base + offset
+  mutating func rebind(to memory: CopyOnWriteMemory<Float>) {
+    storage = memory.elements.baseAddress! + offset
   }
 
   /// Appends a sample.

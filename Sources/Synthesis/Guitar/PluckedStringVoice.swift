@@ -1,4 +1,5 @@
 import Foundation
+import PitchDSP
 
 /// A plucked string: the extended Karplus–Strong model of Jaffe and Smith (1983), as in Julius
 /// O. Smith's *Physical Audio Signal Processing*, tuned exactly.
@@ -67,7 +68,7 @@ public struct PluckedStringVoice: SynthVoice {
   /// The pitch of the current (or last) note, as a MIDI note number.
   public private(set) var pitch: Double = 69
 
-  private var memory = VoiceMemory<Float>(repeating: 0, count: 4096)
+  private var memory = CopyOnWriteMemory<Float>(repeating: 0, count: 4096)
   private var length = 1
   private var position = 0
   // Loop filter (three-tap FIR) state and coefficients.

@@ -1,4 +1,5 @@
 import Foundation
+import PitchDSP
 
 /// A voice of a ``SoundFontInstrument``: the preset's regions that a note's key and velocity
 /// select, layered (up to ``SoundFontInstrument/maximumLayers``), each playing its sample.
@@ -40,7 +41,7 @@ public struct SoundFontVoice: SynthVoice {
   /// How many layers the current note plays.
   public private(set) var layerCount = 0
 
-  private var layerMemory = VoiceMemory(repeating: SoundFontLayer(), count: SoundFontInstrument.maximumLayers)
+  private var layerMemory = CopyOnWriteMemory(repeating: SoundFontLayer(), count: SoundFontInstrument.maximumLayers)
   private let attenuationScale: Double
   // Keep the shared storage alive; the voice reads it through the raw pointers below.
   private let table: SoundFontRegionTable
