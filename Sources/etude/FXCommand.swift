@@ -76,48 +76,23 @@ struct FXCommand: ParsableCommand {
       throw ValidationError(error.description)
     }
 
-    let toStandardOutput = outputPath == "-"
     let format: RawPCMFormat = rawInput.format
     let encoding: SampleEncoding =
       inputPath == "-"
       ? format.encoding : (try WAVReader(url: URL(fileURLWithPath: inputPath)).format.encoding)
-    var rendered: [Float] = []
-    var scratch = [Float](repeating: 0, count: block)
-    func emit(_ frames: ArraySlice<Float>) {
-      if toStandardOutput {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(frames.count * format.bytesPerSample)
-        format.encoding.encode([Array(frames)], frames: 0..<frames.count, appendingTo: &bytes)
-        FileHandle.standardOutput.write(Data(bytes))
-      } else {
-        rendered.append(contentsOf: frames)
-      }
-    }
-    func process(_ count: Int) {
-      scratch.withUnsafeMutableBufferPointer {
-        rack.process(UnsafeMutableBufferPointer(rebasing: $0[0..<count]))
-      }
-      emit(scratch[0..<count])
-    }
-    while let frames = try rackInput.read(maxFrames: block) {
-      for start in stride(from: 0, to: frames.count, by: block) {
-        let n = min(block, frames.count - start)
-        for i in 0..<n { scratch[i] = frames[start + i] }
-        process(n)
-      }
-    }
     let tailSeconds = tail ?? min(60, rack.tailSeconds)
-    var remaining = Int((tailSeconds * rackInput.sampleRate).rounded())
-    while remaining > 0 {
-      let n = min(block, remaining)
-      for i in 0..<n { scratch[i] = 0 }
-      process(n)
-      remaining -= n
+    var processing = BlockProcessing(
+      input: rackInput, output: outputPath, streamFormat: format, encoding: encoding, channels: 1, latency: 0,
+      block: block)
+    processing.tail = Int((tailSeconds * rackInput.sampleRate).rounded())
+    processing.streamsTail = true
+    let written = try processing.run { frames in
+      var out = frames
+      out.withUnsafeMutableBufferPointer { rack.process($0) }
+      return [out]
     }
-    if !toStandardOutput {
-      try WAVWriter.write(
-        AudioBuffer(sampleRate: rackInput.sampleRate, mono: rendered), to: URL(fileURLWithPath: outputPath),
-        encoding: encoding)
+    if let written {
+      let rendered = written.channels[0]
       let peak = rendered.reduce(Float(0)) { max($0, abs($1)) }
       let peakText = peak > 0 ? String(format: "%.1f", 20 * log10(Double(peak))) : "-inf"
       FileHandle.standardError.write(
