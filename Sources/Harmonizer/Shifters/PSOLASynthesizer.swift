@@ -130,8 +130,10 @@ public final class PSOLASynthesizer: @unchecked Sendable {
   @_noLocks
   private func synthesize(from analyzer: AnalysisView, markCount: Int, ratio: Double, from first: Int) {
     let s = nextSynthesisMark
+    // Before the first mark, step as an unvoiced mark would: the first mark's arrival then moves
+    // nothing, so the schedule does not depend on whether a block already holds it.
     guard markCount > 0 else {
-      nextSynthesisMark = s + Double(maximumPeriod) / 2
+      nextSynthesisMark = s + analyzer.unvoicedStep
       return
     }
     let t = s - Double(latencySamples)

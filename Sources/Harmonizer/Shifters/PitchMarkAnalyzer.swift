@@ -59,7 +59,9 @@ public final class PitchMarkAnalyzer: @unchecked Sendable {
   private let estimateMask: Int
   private let marks: UnsafeMutablePointer<PitchMark>
   private let markMask: Int
-  private let unvoicedStep: Double
+  /// The spacing of marks where the input is not voiced, in samples (5 ms, within the period
+  /// range).
+  let unvoicedStep: Double
   /// The next mark's position, and whether the last mark was voiced.
   private var nextMark = 0.0
   private var lastVoiced = false
@@ -124,7 +126,9 @@ public final class PitchMarkAnalyzer: @unchecked Sendable {
   /// What a synthesizer reads, as plain views (no reference counting on the audio path).
   @_noLocks
   func view() -> AnalysisView {
-    AnalysisView(ring: ring, marks: marks, markMask: markMask, markCount: markCount, framesAnalyzed: framesAnalyzed)
+    AnalysisView(
+      ring: ring, marks: marks, markMask: markMask, markCount: markCount, framesAnalyzed: framesAnalyzed,
+      unvoicedStep: unvoicedStep)
   }
 
   /// How many of the latest marks ``mark(_:)`` can read.
@@ -262,6 +266,7 @@ struct AnalysisView {
   let markMask: Int
   let markCount: Int
   let framesAnalyzed: Int
+  let unvoicedStep: Double
 
   @_noLocks
   @inline(__always)
