@@ -102,10 +102,9 @@ public struct SoundTracker: Sendable {
   public func track(_ samples: [Float], sampleRate: Double) throws(PitchDSPError) -> (
     estimates: [PitchEstimate], sounds: [PerformanceSound]
   ) {
-    var pitch = PitchConfiguration(
+    let pitch = PitchConfiguration(
       sampleRate: sampleRate, minimumFrequencyHz: configuration.minimumFrequencyHz,
       maximumFrequencyHz: configuration.maximumFrequencyHz, hopSeconds: configuration.hopSeconds)
-    pitch.decimatorQuality = .fast
     try pitch.validate()
     let estimator = try ProbabilisticYINEstimator.offline(configuration: pitch, frameCount: samples.count)
     let estimates = estimator.estimates(for: samples.map { $0.isFinite ? $0 : 0 })

@@ -28,11 +28,14 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   public var voicingRangeDecibels: Double = 50
   /// How fast the recent peak level falls, in dB per second (default 3).
   public var peakDecayDecibelsPerSecond: Double = 3
-  /// The decimator's filter (default ``Resampler/Quality/standard``). The analysis looks at
-  /// periods of at least ten decimated samples, so ``Resampler/Quality/fast`` (flat to 0.8 of
-  /// the decimated Nyquist frequency) changes the estimates very little and halves the
-  /// decimator's cost.
-  public var decimatorQuality: Resampler.Quality = .standard
+  /// The decimator's filter (default ``Resampler/Quality/fast``: flat to 0.8 of the decimated
+  /// Nyquist frequency, 8.8 kHz from 44.1 kHz). The analysis looks at periods of at least ten
+  /// decimated samples, so the partials that matter lie well below that edge; the shorter
+  /// filter costs half of ``Resampler/Quality/standard``'s, delays the estimates less, and lets
+  /// less broadband noise into the difference function (in `Evaluation/pitch`, pYIN's raw pitch
+  /// accuracy on the synthesized tones at 10 dB SNR rose from 0.827 to 0.849 against
+  /// `standard`, with the clean files unchanged).
+  public var decimatorQuality: Resampler.Quality = .fast
 
   /// Creates a configuration.
   ///
