@@ -13,7 +13,7 @@ struct AutoTuneCommand: ParsableCommand {
       The voice is tracked and shifted (PSOLA, formants kept) to the nearest note of --key and \
       --scale, gliding there with --retune-ms (0: instant, the robotic effect; 50-200 sounds \
       natural); unvoiced sounds pass unchanged. A WAV OUT is written atomically with the latency \
-      (about 59 ms) removed; - for IN reads raw PCM from standard input and - for OUT writes raw \
+      (about 56 ms) removed; - for IN reads raw PCM from standard input and - for OUT writes raw \
       mono PCM to standard output as it is made.
       """)
 
@@ -34,7 +34,7 @@ struct AutoTuneCommand: ParsableCommand {
 
   @Option(
     help:
-      "How the voices are shifted: psola (formants kept, about 59 ms latency) or delay (a delay line, about 20 ms)."
+      "How the voices are shifted: psola (formants kept, about 56 ms latency) or delay (a delay line, about 20 ms)."
   )
   var shifter: HarmonizerEngine.VoiceShifter = .psola
 

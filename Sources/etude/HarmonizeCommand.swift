@@ -18,7 +18,7 @@ struct HarmonizeCommand: ParsableCommand {
       the key's scale. --fx chorus,delay,reverb runs the result through effects (on each \
       channel; --set reverb.decay=2, see etude fx --list; a progression opens and closes an \
       adsr effect's gate at each chord), with their tail rendered. The output is stereo (the voices spread from left to right). A WAV OUT is \
-      written atomically with the latency (about 59 ms) removed; - for IN reads raw PCM from \
+      written atomically with the latency (about 56 ms) removed; - for IN reads raw PCM from \
       standard input (sample plays the --preset's sample: trimmed, looped, at its volume) and - \
       for OUT writes raw interleaved stereo PCM to standard output as it \
       is made: sox -d -t raw -r 44100 -e signed -b 16 -c 1 - | etude harmonize - - --voices 3,5 \
@@ -95,7 +95,7 @@ struct HarmonizeCommand: ParsableCommand {
 
   @Option(
     help:
-      "How the voices are shifted: psola (formants kept, about 59 ms latency) or delay (a delay line, about 20 ms)."
+      "How the voices are shifted: psola (formants kept, about 56 ms latency) or delay (a delay line, about 20 ms)."
   )
   var shifter: HarmonizerEngine.VoiceShifter = .psola
 

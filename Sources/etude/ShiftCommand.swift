@@ -10,7 +10,7 @@ struct ShiftCommand: ParsableCommand {
     abstract: "Shift the pitch of a recording or of a live stream by a number of semitones.",
     discussion: """
       Shifters: psola (default; pitch-synchronous overlap-add driven by the pitch tracker, keeps \
-      the formants of a voice, ~59 ms latency) and delay (two crossfaded read taps on a delay \
+      the formants of a voice, ~56 ms latency) and delay (two crossfaded read taps on a delay \
       line, any sound, 20 ms latency with the default 40 ms window; --window and --crossfade in \
       milliseconds). The input is mixed down to mono; the output is mono.
       A WAV output is written atomically, with the shifter's latency removed, so that it lines up \

@@ -15,16 +15,19 @@ import ScoreModel
 /// called from one control thread (or the audio thread itself) at any time: they compile the
 /// settings there and hand the result over through a lock-free triple buffer; the audio thread
 /// picks up the newest at its next block, and level and pan changes ramp over that block so
-/// nothing clicks.
+/// nothing clicks. The sung pitch, the voices' shifts that follow it and the auto-tuner's
+/// correction are updated once per block (of at most 256 frames), so with such voices the output
+/// varies slightly with the block size; voices at fixed intervals give the same samples however
+/// the stream is cut.
 ///
 /// **Latency.** The output lags the input by ``latencySamples``: the PSOLA synthesis latency
-/// (about 59 ms at 44.1 kHz), or with ``VoiceShifter/delayLine`` voices the delay-line shifter's
+/// (about 56 ms at 44.1 kHz), or with ``VoiceShifter/delayLine`` voices the delay-line shifter's
 /// (885 samples, 20 ms, at 44.1 kHz, for live singing into headphones; formants then move with
 /// the pitch). The live voice is delayed by the same amount, so all voices stay together.
 public final class HarmonizerEngine: @unchecked Sendable {
   /// How the voices (and the auto-tuned live voice) are shifted.
   public enum VoiceShifter: String, Sendable, Hashable, Codable, CaseIterable {
-    /// Pitch-synchronous overlap-add: formants kept, one analysis shared, 59 ms at 44.1 kHz.
+    /// Pitch-synchronous overlap-add: formants kept, one analysis shared, 56 ms at 44.1 kHz.
     case psola
     /// A delay line with two crossfaded taps per voice: 20 ms at 44.1 kHz, formants move.
     case delayLine

@@ -162,4 +162,21 @@ import _TestSupport
     let lag = live.latencySamples
     for i in (lag + 200)..<tone.count { #expect(abs(dry.left[i] - tone[i - lag]) < 1e-6) }
   }
+
+  /// Four voices at fixed intervals on either shifter, at the rates a device runs at: however
+  /// the stream is cut, the same samples come out (the PSOLA voices once depended on it at
+  /// 48 kHz). Voices that follow the sung pitch, and the auto-tuner, update once per block.
+  @Test(arguments: [48_000.0, 16_000], [HarmonizerEngine.VoiceShifter.psola, .delayLine])
+  func fixedIntervalsDoNotDependOnTheBlockSize(rate: Double, shifter: HarmonizerEngine.VoiceShifter) throws {
+    let settings = HarmonizerSettings(voices: HarmonizerSettings.spread([.semitones(4), .semitones(7), .semitones(-5), .semitones(12)]))
+    let input = ShiftMeasurement.vowel(180, sampleRate: rate, seconds: 0.25)
+    var outputs: [[Float]] = []
+    for block in [7, 37, 512] {
+      let engine = try HarmonizerEngine(sampleRate: rate, settings: settings, shifter: shifter)
+      let out = Self.run(engine, input, block: block)
+      outputs.append(out.left + out.right)
+    }
+    #expect(outputs[0] == outputs[1])
+    #expect(outputs[0] == outputs[2])
+  }
 }
