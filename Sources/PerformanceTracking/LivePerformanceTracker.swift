@@ -117,9 +117,10 @@ public final class LivePerformanceTracker {
       sounds = PerformanceTracker(notes: notes, configuration: sounds).fittedConfiguration(sampleRate: sampleRate)
     }
     soundConfiguration = sounds
-    let pitch = PitchConfiguration(
+    var pitch = PitchConfiguration(
       sampleRate: sampleRate, minimumFrequencyHz: sounds.minimumFrequencyHz,
       maximumFrequencyHz: sounds.maximumFrequencyHz, hopSeconds: sounds.hopSeconds)
+    pitch.noiseCompensation = SoundTracker.noiseCompensation
     let estimator = try ProbabilisticYINEstimator(configuration: pitch, lagFrames: configuration.lookAheadHops)
     estimatorOwner = estimator
     self.estimator = Unmanaged.passUnretained(estimator)

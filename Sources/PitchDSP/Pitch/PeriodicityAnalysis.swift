@@ -12,6 +12,11 @@ import Foundation
 /// looks at the window and the stretch after it, so its estimate belongs about half a period
 /// plus half a window later than its frame's start suggests; the centred one belongs to `c`.
 ///
+/// Steady noise adds to `d(τ)` at every lag and fills a note's dip. A ``NoiseFloor`` learns the
+/// noise's spectrum from the frames with no period (no dip of `d′` under
+/// ``noiseFrameDepth``), and ``PitchConfiguration/noiseCompensation`` of what that noise adds to
+/// `d(τ)` is taken away before `d′` is formed (`n(τ)` is left as it is).
+///
 /// Frame `k` is centred on input time `k · hop` (the stream counts as preceded by silence), so its
 /// estimate is timed exactly on the hop grid. Memory is allocated in `init`; ``feed(_:from:)``
 /// and ``analyzeNextFrame()`` allocate nothing and take no locks.
@@ -43,6 +48,12 @@ struct PeriodicityAnalysis: ~Copyable {
   private let spectrumBIm: UnsafeMutableBufferPointer<Float>
   private let correlation: UnsafeMutableBufferPointer<Float>
   private let prefixEnergy: UnsafeMutableBufferPointer<Double>
+  /// The steady noise (see ``NoiseFloor``), what it adds to the window's correlation, the
+  /// window's power spectrum (to learn from) and the frames since that correlation was computed.
+  private var noiseFloor: NoiseFloor
+  private let noiseCorrelation: UnsafeMutableBufferPointer<Float>
+  private let windowPower: UnsafeMutableBufferPointer<Float>
+  private var noiseAge = 0
 
   /// `d(τ)`, `d′(τ)` and `n(τ)` of the last analyzed frame, for `τ` in `0...maximumLag + 1`.
   let difference: UnsafeMutableBufferPointer<Float>
@@ -102,6 +113,9 @@ struct PeriodicityAnalysis: ~Copyable {
     spectrumBIm = .zeroed(bins)
     correlation = .zeroed(plan.fftSize)
     prefixEnergy = .zeroed(plan.fftSize + 1)
+    noiseFloor = NoiseFloor(bins: bins)
+    noiseCorrelation = .zeroed(plan.fftSize)
+    windowPower = .zeroed(bins)
     difference = .zeroed(plan.maximumLag + 2)
     normalizedDifference = .zeroed(plan.maximumLag + 2)
     squareDifference = .zeroed(plan.maximumLag + 2)
@@ -110,9 +124,13 @@ struct PeriodicityAnalysis: ~Copyable {
   }
 
   deinit {
-    for b in [ring, decimated, silence, frame, windowed, spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm, correlation] {
+    for b in [
+      ring, decimated, silence, frame, windowed, spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm, correlation,
+      noiseCorrelation, windowPower,
+    ] {
       b.deallocate()
     }
+    noiseFloor.deallocate()
     prefixEnergy.deallocate()
     difference.deallocate()
     normalizedDifference.deallocate()
@@ -176,6 +194,8 @@ struct PeriodicityAnalysis: ~Copyable {
     isSilent = true
     voicingGate = 0
     peakLevel = -.infinity
+    noiseFloor.reset()
+    noiseAge = 0
     if let resampler { resampler._withUnsafeGuaranteedRef { $0.reset() } }
   }
 
@@ -304,6 +324,10 @@ struct PeriodicityAnalysis: ~Copyable {
     let (input, whole, output) = (UnsafeBufferPointer(windowed), UnsafeBufferPointer(frame), correlation)
     fft._withUnsafeGuaranteedRef { $0.forwardReal(input, real: aRe, imaginary: aIm) }
     fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
+    let compensation = configuration.noiseCompensation
+    if compensation > 0 {
+      for k in 0...(size / 2) { windowPower[k] = aRe[k] * aRe[k] + aIm[k] * aIm[k] }
+    }
     for k in 0...(size / 2) {
       let re = aRe[k] * bRe[k] + aIm[k] * bIm[k]
       let im = aRe[k] * bIm[k] - aIm[k] * bRe[k]
@@ -314,7 +338,19 @@ struct PeriodicityAnalysis: ~Copyable {
       $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)
     }
 
+    // The steady noise's share of d(τ), 2·W·(R(0) − R(τ)) with R its autocorrelation per sample
+    // (C(τ) ≈ (W − τ)·R(τ) over the window), is taken away, but never more than that share of
+    // d(τ) itself; the noise's correlation changes slowly and is recomputed every eighth frame.
+    var compensating = false
+    if compensation > 0, noiseFloor.frames >= noiseFloor.framesNeeded {
+      if noiseAge == 0 { noiseFloor.correlation(using: fft, into: noiseCorrelation) }
+      noiseAge = (noiseAge + 1) % 8
+      compensating = true
+    }
+    let noiseZero = Double(noiseCorrelation[0])
     var cumulative = 0.0
+    var plainCumulative = 0.0
+    var plainDeepest = Double.infinity  // the uncompensated d′'s deepest point in the lag range
     difference[0] = 0
     normalizedDifference[0] = 1
     squareDifference[0] = 1
@@ -323,18 +359,33 @@ struct PeriodicityAnalysis: ~Copyable {
       let shiftedEnergy = 0.5 * (prefixEnergy[margin + tau + w] - prefixEnergy[margin + tau]
         + prefixEnergy[margin - tau + w] - prefixEnergy[margin - tau])
       let m = windowEnergy + shiftedEnergy
-      let d = max(0, m - correlationSum)
+      let plain = max(0, m - correlationSum)
+      plainCumulative += plain
+      if tau >= plan.minimumLag, plainCumulative > 0 {
+        plainDeepest = min(plainDeepest, plain * Double(tau) / plainCumulative)
+      }
+      var d = plain
+      if compensating {
+        let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * Double(w) / Double(max(1, w - tau)))
+        d = max(plain - compensation * noise, (1 - compensation) * plain)
+      }
       difference[tau] = Float(d)
       cumulative += d
       cumulativeMean[tau] = Float(cumulative / Double(tau))
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
       squareDifference[tau] = m > 0 ? Float(correlationSum / m) : 0
     }
+    // A frame without a period is noise to learn from.
+    if compensation > 0, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
     return true
   }
 }
 
 extension PeriodicityAnalysis {
+  /// A frame whose (uncompensated) `d′` dips nowhere below this is noise, for ``NoiseFloor``
+  /// to learn from.
+  static let noiseFrameDepth = 0.5
+
   /// A dip of `d′` whose value is at least this far from zero may hand over to its double.
   static let subharmonicFloor: Float = 0.02
   /// The double's dip must be at most this fraction of the dip's own value.

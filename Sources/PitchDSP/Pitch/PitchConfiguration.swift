@@ -36,6 +36,16 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// accuracy on the synthesized tones at 10 dB SNR rose from 0.827 to 0.849 against
   /// `standard`, with the clean files unchanged).
   public var decimatorQuality: Resampler.Quality = .fast
+  /// The share of the steady noise's contribution taken off the difference function (default
+  /// 0.8; 0 turns it off; below 1). The noise is learned, per frequency bin, from the frames in
+  /// which no period is found (the hiss or hum between and around the notes; see `NoiseFloor`),
+  /// so a note under that noise dips as if the noise were five times weaker, while a clean or
+  /// held note is left as it is; `d(τ)` is never cut by more than this share of itself. In
+  /// `Evaluation/pitch`, pYIN's raw pitch accuracy at 10 dB SNR rose from 0.892 to 0.909 on the
+  /// renders and from 0.849 to 0.888 on the synthesized tones (0 dB: 0.521 to 0.647), false
+  /// alarms on unvoiced frames stayed at 0.005–0.029, clean and reverberant files were unchanged
+  /// or better.
+  public var noiseCompensation: Double = 0.8
 
   /// Creates a configuration.
   ///
@@ -79,6 +89,9 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
       throw .invalidParameter(
         name: "voicing gate", value: "\(voicingRangeDecibels) dB, \(peakDecayDecibelsPerSecond) dB/s",
         expected: "a positive range and a non-negative decay")
+    }
+    guard noiseCompensation.isFinite, noiseCompensation >= 0, noiseCompensation < 1 else {
+      throw .invalidParameter(name: "noise compensation", value: "\(noiseCompensation)", expected: "0 ≤ share < 1")
     }
     guard windowSeconds.isFinite, windowSeconds > 0, windowSeconds <= 1 else {
       throw .invalidParameter(name: "window", value: "\(windowSeconds)", expected: "0...1 s")

@@ -144,6 +144,58 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= (snr >= 10 ? 0.95 : 0.8), "\(method) at \(snr) dB: \(result)")
   }
 
+  /// Notes under steady hiss: after a second of the noise alone, the noise learned from it is
+  /// discounted, and notes as strong as it are found where YIN's frame-by-frame reading missed
+  /// them without that (pYIN's decoding already finds these).
+  @Test func steadyNoiseLearnedBetweenNotesIsDiscounted() throws {
+    let rate = Self.rate
+    let noise = Self.generator.whiteNoise(length: .seconds(3), seed: 7)
+    var signal = noise.map { 0.05 * $0 }
+    // Three 0.5 s notes from 1 s on, 0.25 s apart, as strong as the noise.
+    let noisePower = signal.reduce(0) { $0 + Double($1) * Double($1) } / Double(signal.count)
+    let frequencies = [220.0, 330.0, 262.0]
+    for (k, frequency) in frequencies.enumerated() {
+      let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(0.5))
+      let power = tone.reduce(0) { $0 + Double($1) * Double($1) } / Double(tone.count)
+      let gain = (noisePower / power).squareRoot()
+      let start = Int((1 + 0.75 * Double(k)) * rate)
+      for i in tone.indices { signal[start + i] += Float(gain) * tone[i] }
+    }
+    func estimates(_ compensation: Double) throws -> [PitchEstimate] {
+      var configuration = PitchConfiguration(sampleRate: rate)
+      configuration.noiseCompensation = compensation
+      return try YINEstimator(configuration: configuration).estimates(for: signal)
+    }
+    // Inside the notes, away from their edges.
+    func rawPitch(_ estimates: [PitchEstimate]) -> Double {
+      let inside = (0..<3).flatMap { k in
+        estimates.filter { $0.time >= 1.1 + 0.75 * Double(k) && $0.time <= 1.4 + 0.75 * Double(k) }.map { ($0, frequencies[k]) }
+      }
+      let right = inside.filter { $0.0.isVoiced && abs(1200 * log2($0.0.frequencyHz / $0.1)) < 50 }
+      return Double(right.count) / Double(inside.count)
+    }
+    let plain = rawPitch(try estimates(0))
+    let discounted = try estimates(0.8)
+    #expect(rawPitch(discounted) >= 0.75, "\(rawPitch(discounted)) (\(plain) without)")
+    #expect(rawPitch(discounted) > plain + 0.3, "\(rawPitch(discounted)) against \(plain) without")
+    // And the noise alone stays unvoiced while it is learned.
+    let noiseFrames = discounted.filter { $0.time < 0.95 }
+    #expect(noiseFrames.filter(\.isVoiced).count <= noiseFrames.count / 20, "noise voiced")
+  }
+
+  /// A note held for seconds never teaches the noise floor (it is periodic in every frame), so
+  /// it is read as finely at the end as at the start.
+  @Test(arguments: [PitchMethod.pyin, .yin, .mpm])
+  func aLongHeldNoteIsNotTakenForNoise(method: PitchMethod) throws {
+    let tone = Signal.scaled(
+      Self.generator.harmonicTone(fundamentalHz: 196, partialAmplitudes: (1...20).map { 1 / Double($0) }, length: .seconds(4)),
+      by: 0.2)
+    let estimates = try track(tone, method: method)
+    let early = accuracy(estimates, truth: { _ in 196 }, from: 0.3, to: 1.2)
+    let late = accuracy(estimates, truth: { _ in 196 }, from: 2.5, to: 3.8)
+    #expect(late.rawPitch == 1 && late.medianCents < 0.5, "\(method): \(late), early \(early)")
+  }
+
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
   func vibratoAndGlidesAreFollowed(method: PitchMethod) throws {
     let vibrato = Self.generator.vibrato(centerHz: 440, rateHz: 5.5, depthCents: 50, amplitude: 0.3, length: .seconds(1))
