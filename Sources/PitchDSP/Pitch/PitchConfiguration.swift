@@ -66,6 +66,33 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
     self.windowSeconds = windowSeconds
   }
 
+  private enum CodingKeys: String, CodingKey {
+    case sampleRate, minimumFrequencyHz, maximumFrequencyHz, hopSize, windowSeconds
+    case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation
+  }
+
+  /// Decodes a configuration; the settings added after the first five (the voicing gate, the
+  /// decimator, the noise compensation) take their defaults when absent, so a configuration saved
+  /// by an earlier version still reads.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    sampleRate = try container.decode(Double.self, forKey: .sampleRate)
+    minimumFrequencyHz = try container.decode(Double.self, forKey: .minimumFrequencyHz)
+    maximumFrequencyHz = try container.decode(Double.self, forKey: .maximumFrequencyHz)
+    hopSize = try container.decode(Int.self, forKey: .hopSize)
+    windowSeconds = try container.decode(Double.self, forKey: .windowSeconds)
+    let defaults = PitchConfiguration(sampleRate: sampleRate)
+    voicingRangeDecibels =
+      try container.decodeIfPresent(Double.self, forKey: .voicingRangeDecibels) ?? defaults.voicingRangeDecibels
+    peakDecayDecibelsPerSecond =
+      try container.decodeIfPresent(Double.self, forKey: .peakDecayDecibelsPerSecond)
+      ?? defaults.peakDecayDecibelsPerSecond
+    decimatorQuality =
+      try container.decodeIfPresent(Resampler.Quality.self, forKey: .decimatorQuality) ?? defaults.decimatorQuality
+    noiseCompensation =
+      try container.decodeIfPresent(Double.self, forKey: .noiseCompensation) ?? defaults.noiseCompensation
+  }
+
   /// Checks that the values can be analyzed.
   ///
   /// - Throws: ``PitchDSPError/invalidParameter(name:value:expected:)`` naming the first value

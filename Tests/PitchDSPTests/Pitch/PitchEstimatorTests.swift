@@ -302,3 +302,25 @@ func convolved(_ signal: [Float], _ impulse: [Float]) throws -> [Float] {
     }
   }
 }
+
+@Suite struct PitchConfigurationCodingTests {
+  @Test func aConfigurationRoundTripsThroughJSON() throws {
+    var configuration = PitchConfiguration(sampleRate: 48_000, minimumFrequencyHz: 60, maximumFrequencyHz: 1500)
+    configuration.noiseCompensation = 0.5
+    configuration.decimatorQuality = .high
+    configuration.voicingRangeDecibels = 40
+    let data = try JSONEncoder().encode(configuration)
+    #expect(try JSONDecoder().decode(PitchConfiguration.self, from: data) == configuration)
+  }
+
+  @Test func aConfigurationSavedBeforeTheLaterSettingsStillReads() throws {
+    let json = #"{"sampleRate":44100,"minimumFrequencyHz":40,"maximumFrequencyHz":2000,"hopSize":441,"windowSeconds":0.035}"#
+    let decoded = try JSONDecoder().decode(PitchConfiguration.self, from: Data(json.utf8))
+    #expect(decoded == PitchConfiguration(sampleRate: 44_100))
+  }
+
+  @Test func aMissingRequiredFieldIsAnError() {
+    let json = #"{"sampleRate":44100,"minimumFrequencyHz":40,"hopSize":441,"windowSeconds":0.035}"#
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(PitchConfiguration.self, from: Data(json.utf8)) }
+  }
+}
