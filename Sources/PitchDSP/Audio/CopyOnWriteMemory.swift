@@ -21,7 +21,7 @@ package final class CopyOnWriteMemory<Element>: @unchecked Sendable {
   /// An independent copy of these elements.
   package func copy() -> CopyOnWriteMemory {
     let copy = CopyOnWriteMemory(repeating: elements[0], count: elements.count)
-    for i in elements.indices { copy.elements[i] = elements[i] }
+    _ = copy.elements.update(fromContentsOf: elements)
     return copy
   }
 

@@ -22,6 +22,9 @@ struct NoiseFloor {
   private let zeros: UnsafeMutableBufferPointer<Float>
   /// Noise frames learned from.
   private(set) var frames = 0
+  /// Whether a frame was learned since ``correlation(using:into:)`` last ran (else it would
+  /// give the same correlation again).
+  private(set) var hasChanged = false
 
   init(bins: Int) {
     self.bins = bins
@@ -42,11 +45,13 @@ struct NoiseFloor {
     let weight = min(memory, Float(frames) / Float(frames + 1))
     for k in 0..<bins { power[k] = weight * power[k] + (1 - weight) * frame[k] }
     frames += 1
+    hasChanged = true
   }
 
   /// The noise's autocorrelation over one window, `C(τ)` at index `τ` (and `−τ` at `size − τ`).
   @_noLocks
-  func correlation(using fft: Unmanaged<SwiftFFTBackend>, into output: UnsafeMutableBufferPointer<Float>) {
+  mutating func correlation(using fft: Unmanaged<SwiftFFTBackend>, into output: UnsafeMutableBufferPointer<Float>) {
+    hasChanged = false
     let (re, im) = (UnsafeBufferPointer(power), UnsafeBufferPointer(zeros))
     fft._withUnsafeGuaranteedRef { $0.inverseReal(real: re, imaginary: im, output: output) }
   }
@@ -55,5 +60,6 @@ struct NoiseFloor {
   mutating func reset() {
     power.update(repeating: 0)
     frames = 0
+    hasChanged = false
   }
 }

@@ -340,10 +340,11 @@ struct PeriodicityAnalysis: ~Copyable {
 
     // The steady noise's share of d(τ), 2·W·(R(0) − R(τ)) with R its autocorrelation per sample
     // (C(τ) ≈ (W − τ)·R(τ) over the window), is taken away, but never more than that share of
-    // d(τ) itself; the noise's correlation changes slowly and is recomputed every eighth frame.
+    // d(τ) itself; the noise changes slowly, and its correlation is recomputed every eighth
+    // frame if anything was learned since.
     var compensating = false
     if compensation > 0, noiseFloor.frames >= noiseFloor.framesNeeded {
-      if noiseAge == 0 { noiseFloor.correlation(using: fft, into: noiseCorrelation) }
+      if noiseAge == 0, noiseFloor.hasChanged { noiseFloor.correlation(using: fft, into: noiseCorrelation) }
       noiseAge = (noiseAge + 1) % 8
       compensating = true
     }
@@ -351,6 +352,7 @@ struct PeriodicityAnalysis: ~Copyable {
     var cumulative = 0.0
     var plainCumulative = 0.0
     var plainDeepest = Double.infinity  // the uncompensated d′'s deepest point in the lag range
+    let learning = compensation > 0
     difference[0] = 0
     normalizedDifference[0] = 1
     squareDifference[0] = 1
@@ -361,7 +363,7 @@ struct PeriodicityAnalysis: ~Copyable {
       let m = windowEnergy + shiftedEnergy
       let plain = max(0, m - correlationSum)
       plainCumulative += plain
-      if tau >= plan.minimumLag, plainCumulative > 0 {
+      if learning, tau >= plan.minimumLag, plainCumulative > 0 {
         plainDeepest = min(plainDeepest, plain * Double(tau) / plainCumulative)
       }
       var d = plain
@@ -376,7 +378,7 @@ struct PeriodicityAnalysis: ~Copyable {
       squareDifference[tau] = m > 0 ? Float(correlationSum / m) : 0
     }
     // A frame without a period is noise to learn from.
-    if compensation > 0, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
+    if learning, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
     return true
   }
 }
