@@ -14,11 +14,13 @@ import ScoreModel
 /// allocation, no locks (`@_noLocks`). ``update(_:)``, ``hold(_:)`` and ``release()`` may be
 /// called from one control thread (or the audio thread itself) at any time: they compile the
 /// settings there and hand the result over through a lock-free triple buffer; the audio thread
-/// picks up the newest at its next block, and level and pan changes ramp over that block so
-/// nothing clicks. The sung pitch, the voices' shifts that follow it and the auto-tuner's
-/// correction are updated once per block (of at most 256 frames), so with such voices the output
-/// varies slightly with the block size; voices at fixed intervals give the same samples however
-/// the stream is cut.
+/// picks up the newest at the next control step.
+///
+/// **Control steps.** The sung pitch, the voices' shifts that follow it, the auto-tuner's
+/// correction and new settings take effect on a fixed grid of 256 frames counted from the
+/// stream's start (5.8 ms at 44.1 kHz), each from what was analyzed up to that point, and level
+/// and pan changes ramp over one step so nothing clicks. The host's block size plays no part:
+/// however the stream is cut into blocks, the engine produces the same samples.
 ///
 /// **Latency.** The output lags the input by ``latencySamples``: the PSOLA synthesis latency
 /// (about 56 ms at 44.1 kHz), or with ``VoiceShifter/delayLine`` voices the delay-line shifter's
@@ -63,9 +65,18 @@ public final class HarmonizerEngine: @unchecked Sendable {
 
   // Audio-thread state.
   private var plan: HarmonyPlan
+  /// Frames processed since the current control step began (0 ..< `chunk`).
+  private var stepOffset = 0
+  /// The voices' gains at the start of the step and at its end (they ramp in between).
   private var gainsLeft = SIMD4<Float>.zero
   private var gainsRight = SIMD4<Float>.zero
+  private var targetLeft = SIMD4<Float>.zero
+  private var targetRight = SIMD4<Float>.zero
   private var liveGain: Float = 0
+  private var liveTarget: Float = 0
+  /// The step's shifts: the four voices' (NaN: silent, keep the last) and the live voice's.
+  private var shifts = SIMD4<Double>(repeating: .nan)
+  private var liveShift = 0.0
   private var lastSung = Double.nan
   private var correction = 0.0
 
@@ -175,19 +186,69 @@ public final class HarmonizerEngine: @unchecked Sendable {
     _ input: UnsafeBufferPointer<Float>, left: UnsafeMutableBufferPointer<Float>,
     right: UnsafeMutableBufferPointer<Float>
   ) {
-    if let newest = mailbox._withUnsafeGuaranteedRef({ $0.take() }) { plan = newest }
     let count = min(input.count, min(left.count, right.count))
     var start = 0
     while start < count {
-      let end = min(count, start + chunk)
+      if stepOffset == 0 { beginStep() }
+      let end = min(count, start + chunk - stepOffset)
       processChunk(
         UnsafeBufferPointer(rebasing: input[start..<end]),
         left: UnsafeMutableBufferPointer(rebasing: left[start..<end]),
         right: UnsafeMutableBufferPointer(rebasing: right[start..<end]))
+      stepOffset = (stepOffset + end - start) % chunk
       start = end
     }
   }
 
+  /// Starts a control step: the newest settings, the sung pitch from what was analyzed so far,
+  /// the step's shifts and the gains to ramp to by its end.
+  @_noLocks
+  private func beginStep() {
+    if let newest = mailbox._withUnsafeGuaranteedRef({ $0.take() }) { plan = newest }
+    gainsLeft = targetLeft
+    gainsRight = targetRight
+    liveGain = liveTarget
+    let view = analyzer._withUnsafeGuaranteedRef { $0.view() }
+    // The sung pitch where the shift set now takes effect: the synthesizers place grains up to a
+    // longest period ahead of the output, which lags the input by the latency, and a new shift
+    // settles over the glide; so the period of the last mark before that point (reckoned from
+    // the step's end), held through unvoiced stretches.
+    let synthesisPoint = Double(view.framesAnalyzed + chunk - latencySamples + pitchLead)
+    var index = view.markCount - 1
+    while index > 0, view.mark(index).position > synthesisPoint, view.markCount - index < 256 { index -= 1 }
+    if index >= 0 {
+      let mark = view.mark(index)
+      if mark.isVoiced, mark.periodSamples > 0, mark.position <= synthesisPoint {
+        let hz = sampleRate / mark.periodSamples
+        lastSung = 69 + 12 * _unsafePerformance { log2(hz / 440) }
+      }
+    }
+    // The live voice's correction glides towards the nearest note of the scale.
+    var desired = 0.0
+    if plan.autoTune, lastSung.isFinite, let target = plan.autoTuneSet.nearest(to: lastSung) {
+      desired = Double(target) - lastSung
+    }
+    let retune = plan.retuneSeconds
+    let stepSeconds = Double(chunk) / sampleRate
+    let keep = retune > 0 ? _unsafePerformance { exp(-stepSeconds / retune) } : 0
+    correction = desired + (correction - desired) * keep
+    liveShift = plan.autoTune ? correction : 0
+    liveTarget = plan.liveLevel
+    // The harmony voices: their shifts and constant-power pans.
+    targetLeft = .zero
+    targetRight = .zero
+    for v in 0..<harmonyVoices {
+      let shift = plan.shift(voice: v, sung: lastSung)
+      shifts[v] = shift
+      if shift.isFinite {
+        let angle = (plan.pans[v] + 1) * (Float.pi / 4)
+        targetLeft[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { cos(angle) })
+        targetRight[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { sin(angle) })
+      }
+    }
+  }
+
+  /// Renders frames within one control step, from `stepOffset` on.
   @_noLocks
   private func processChunk(
     _ input: UnsafeBufferPointer<Float>, left: UnsafeMutableBufferPointer<Float>,
@@ -198,37 +259,18 @@ public final class HarmonizerEngine: @unchecked Sendable {
       analysis.analyze(input)
       return analysis.view()
     }
-    // The sung pitch where the shift set now takes effect: the synthesizers place grains up to a
-    // longest period ahead of the output, which lags the input by the latency, and a new shift
-    // settles over the glide; so the period of the last mark before that point, held through
-    // unvoiced stretches.
-    let synthesisPoint = Double(view.framesAnalyzed - latencySamples + pitchLead)
-    var index = view.markCount - 1
-    while index > 0, view.mark(index).position > synthesisPoint, view.markCount - index < 256 { index -= 1 }
-    if index >= 0 {
-      let mark = view.mark(index)
-      if mark.isVoiced, mark.periodSamples > 0, mark.position <= synthesisPoint {
-        let hz = sampleRate / mark.periodSamples
-        lastSung = 69 + 12 * _unsafePerformance { log2(hz / 440) }
-      }
-    }
-    let seconds = Double(n) / sampleRate
     for i in 0..<n {
       left[i] = 0
       right[i] = 0
     }
+    // Where frame i lies on the step's ramps.
+    let rampStart = Float(stepOffset + 1) / Float(chunk)
+    let rampStep = 1 / Float(chunk)
 
     // The live voice, auto-tuned or not (its synthesizer always runs, to stay in step).
-    var desired = 0.0
-    if plan.autoTune, lastSung.isFinite, let target = plan.autoTuneSet.nearest(to: lastSung) {
-      desired = Double(target) - lastSung
-    }
-    let retune = plan.retuneSeconds
-    let keep = retune > 0 ? _unsafePerformance { exp(-seconds / retune) } : 0
-    correction = desired + (correction - desired) * keep
-    let liveShift = plan.autoTune ? correction : 0
     let buffer = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
     let delayMode = shifter == .delayLine
+    let liveShift = liveShift
     if delayMode {
       delayShifters[harmonyVoices]._withUnsafeGuaranteedRef { delay in
         delay.semitones = liveShift
@@ -240,27 +282,19 @@ public final class HarmonizerEngine: @unchecked Sendable {
         synthesizer.render(from: view, into: buffer)
       }
     }
-    let liveTarget = plan.liveLevel
     let firstFrame = view.framesAnalyzed - n - latencySamples
+    let (liveFrom, liveTo) = (liveGain, liveTarget)
     for i in 0..<n {
-      let g = liveGain + (liveTarget - liveGain) * Float(i + 1) / Float(n)
+      let g = liveFrom + (liveTo - liveFrom) * (rampStart + Float(i) * rampStep)
       // Without auto-tune the live voice is the input itself, delayed to meet the voices.
       let x = plan.autoTune ? buffer[i] : view.ring[firstFrame + i]
       left[i] += g * x
       right[i] += g * x
     }
-    liveGain = liveTarget
 
     // The harmony voices.
-    var targetLeft = SIMD4<Float>.zero
-    var targetRight = SIMD4<Float>.zero
     for v in 0..<harmonyVoices {
-      let shift = plan.shift(voice: v, sung: lastSung)
-      if shift.isFinite {
-        let angle = (plan.pans[v] + 1) * (Float.pi / 4)
-        targetLeft[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { cos(angle) })
-        targetRight[v] = plan.levels[v] * min(1, 1.414_213_6 * _unsafePerformance { sin(angle) })
-      }
+      let shift = shifts[v]
       let (fromLeft, fromRight) = (gainsLeft[v], gainsRight[v])
       let (toLeft, toRight) = (targetLeft[v], targetRight[v])
       if delayMode {
@@ -276,14 +310,12 @@ public final class HarmonizerEngine: @unchecked Sendable {
       }
       if fromLeft == 0 && fromRight == 0 && toLeft == 0 && toRight == 0 { continue }
       for i in 0..<n {
-        let t = Float(i + 1) / Float(n)
+        let t = rampStart + Float(i) * rampStep
         let x = buffer[i]
         left[i] += (fromLeft + (toLeft - fromLeft) * t) * x
         right[i] += (fromRight + (toRight - fromRight) * t) * x
       }
     }
-    gainsLeft = targetLeft
-    gainsRight = targetRight
   }
 
   /// Forgets the signal (call between takes); the settings stay.
@@ -291,9 +323,15 @@ public final class HarmonizerEngine: @unchecked Sendable {
     analyzerOwner.reset()
     for synthesizer in synthesizerOwners { synthesizer.reset() }
     for delay in delayOwners { delay.reset() }
+    stepOffset = 0
     gainsLeft = .zero
     gainsRight = .zero
+    targetLeft = .zero
+    targetRight = .zero
     liveGain = 0
+    liveTarget = 0
+    shifts = SIMD4<Double>(repeating: .nan)
+    liveShift = 0
     lastSung = .nan
     correction = 0
   }
