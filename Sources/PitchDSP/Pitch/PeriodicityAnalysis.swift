@@ -15,7 +15,8 @@ import Foundation
 /// Steady noise adds to `d(τ)` at every lag and fills a note's dip. A ``NoiseFloor`` learns the
 /// noise's spectrum from the frames with no period (no dip of `d′` under
 /// ``noiseFrameDepth``), and ``PitchConfiguration/noiseCompensation`` of what that noise adds to
-/// `d(τ)` is taken away before `d′` is formed (`n(τ)` is left as it is).
+/// `d(τ)` is taken away before `d′` is formed; `n(τ) = 1 − d(τ)/m(τ)` takes the same share of the
+/// noise's energy off `m(τ) = E(0) + (E(τ) + E(−τ))/2`.
 ///
 /// Frame `k` is centred on input time `k · hop` (the stream counts as preceded by silence), so its
 /// estimate is timed exactly on the hop grid. Memory is allocated in `init`; ``feed(_:from:)``
@@ -367,15 +368,19 @@ struct PeriodicityAnalysis: ~Copyable {
         plainDeepest = min(plainDeepest, plain * Double(tau) / plainCumulative)
       }
       var d = plain
+      var energy = m
       if compensating {
         let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * Double(w) / Double(max(1, w - tau)))
         d = max(plain - compensation * noise, (1 - compensation) * plain)
+        // The noise's energy in the window and its shifted copy, 2·C(0), likewise.
+        energy = max(m - compensation * 2 * noiseZero, (1 - compensation) * m)
       }
       difference[tau] = Float(d)
       cumulative += d
       cumulativeMean[tau] = Float(cumulative / Double(tau))
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
-      squareDifference[tau] = m > 0 ? Float(correlationSum / m) : 0
+      // n(τ) = 2r(τ)/m(τ) = 1 − d(τ)/m(τ), from the compensated d and m.
+      squareDifference[tau] = energy > 0 ? Float(max(-1, min(1, 1 - d / energy))) : 0
     }
     // A frame without a period is noise to learn from.
     if learning, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }

@@ -44,7 +44,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// `Evaluation/pitch`, pYIN's raw pitch accuracy at 10 dB SNR rose from 0.892 to 0.909 on the
   /// renders and from 0.849 to 0.888 on the synthesized tones (0 dB: 0.521 to 0.647), false
   /// alarms on unvoiced frames stayed at 0.005–0.029, clean and reverberant files were unchanged
-  /// or better.
+  /// or better. MPM's normalized square difference takes the same discount: 0.828 to 0.901 at
+  /// 10 dB on the renders, 0.737 to 0.896 on the synthesized tones.
   public var noiseCompensation: Double = 0.8
 
   /// Creates a configuration.

@@ -145,9 +145,10 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
   }
 
   /// Notes under steady hiss: after a second of the noise alone, the noise learned from it is
-  /// discounted, and notes as strong as it are found where YIN's frame-by-frame reading missed
-  /// them without that (pYIN's decoding already finds these).
-  @Test func steadyNoiseLearnedBetweenNotesIsDiscounted() throws {
+  /// discounted, and notes as strong as it are found where YIN's and MPM's frame-by-frame
+  /// readings missed them without that (pYIN's decoding already finds these).
+  @Test(arguments: [PitchMethod.yin, .mpm])
+  func steadyNoiseLearnedBetweenNotesIsDiscounted(method: PitchMethod) throws {
     let rate = Self.rate
     let noise = Self.generator.whiteNoise(length: .seconds(3), seed: 7)
     var signal = noise.map { 0.05 * $0 }
@@ -164,7 +165,9 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     func estimates(_ compensation: Double) throws -> [PitchEstimate] {
       var configuration = PitchConfiguration(sampleRate: rate)
       configuration.noiseCompensation = compensation
-      return try YINEstimator(configuration: configuration).estimates(for: signal)
+      let estimator: any PitchEstimator = method == .mpm
+        ? try MPMEstimator(configuration: configuration) : try YINEstimator(configuration: configuration)
+      return estimator.estimates(for: signal)
     }
     // Inside the notes, away from their edges.
     func rawPitch(_ estimates: [PitchEstimate]) -> Double {
@@ -176,8 +179,8 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     }
     let plain = rawPitch(try estimates(0))
     let discounted = try estimates(0.8)
-    #expect(rawPitch(discounted) >= 0.75, "\(rawPitch(discounted)) (\(plain) without)")
-    #expect(rawPitch(discounted) > plain + 0.3, "\(rawPitch(discounted)) against \(plain) without")
+    #expect(rawPitch(discounted) >= 0.75, "\(method): \(rawPitch(discounted)) (\(plain) without)")
+    #expect(rawPitch(discounted) > plain + 0.3, "\(method): \(rawPitch(discounted)) against \(plain) without")
     // And the noise alone stays unvoiced while it is learned.
     let noiseFrames = discounted.filter { $0.time < 0.95 }
     #expect(noiseFrames.filter(\.isVoiced).count <= noiseFrames.count / 20, "noise voiced")
