@@ -77,9 +77,7 @@ struct FXCommand: ParsableCommand {
     }
 
     let format: RawPCMFormat = rawInput.format
-    let encoding: SampleEncoding =
-      inputPath == "-"
-      ? format.encoding : (try WAVReader(url: URL(fileURLWithPath: inputPath)).format.encoding)
+    let encoding = rackInput.encoding ?? format.encoding
     let tailSeconds = tail ?? min(60, rack.tailSeconds)
     var processing = BlockProcessing(
       input: rackInput, output: outputPath, streamFormat: format, encoding: encoding, channels: 1, latency: 0,
