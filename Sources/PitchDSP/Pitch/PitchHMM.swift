@@ -206,16 +206,24 @@ struct ProbabilisticYINCandidates: ~Copyable {
 ///
 /// Observations: a voiced state's probability is the candidates' probability in its bin; each
 /// unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
-/// triangular weights, voicing kept with `1 − switchProbability`.
+/// triangular weights, voicing kept with `1 − switchProbability`; with a leap probability, a
+/// voiced state may also be reached from an octave or a twelfth above or below.
 struct PitchHMM: ~Copyable {
-  /// The largest pitch move per hop, in bins (back-pointers store it in 7 bits with the layer).
-  static let maximumJump = 63
+  /// The largest pitch move per hop, in bins: back-pointers store the move in 7 bits beside the
+  /// layer's bit, and with harmonic leaps the four leaps take the codes above the moves.
+  static func maximumJump(leaping: Bool) -> Int { leaping ? 61 : 63 }
 
   let bins: PitchBins
   let jump: Int
   let lag: Int
   private let logStay: Float
   private let logSwitch: Float
+  /// `log` weight of a voiced pitch leaping an octave or a twelfth (up or down) between hops;
+  /// `-∞` when leaps are off.
+  private let logLeap: Float
+  /// The leaps' source offsets in bins (source − target); back-pointer code `2·jump + 1 + l`
+  /// stands for `leapOffsets[l]`.
+  private let leapOffsets: UnsafeMutableBufferPointer<Int>
   /// The bins rounded up to whole SIMD lanes.
   private let paddedCount: Int
   /// `log` transition weight into bin `j` from bin `j + k − jump`: row `k`, column `j`
@@ -249,12 +257,18 @@ struct PitchHMM: ~Copyable {
   /// returned `true`.
   private(set) var decided = PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: -.infinity)
 
-  init(bins: PitchBins, jump: Int, switchProbability: Double, lag: Int) {
+  init(bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0) {
     self.bins = bins
     self.jump = jump
     self.lag = lag
     logStay = Float(log(1 - switchProbability))
     logSwitch = Float(log(switchProbability))
+    let octave = Int((1200 / PitchBins.centsPerBin).rounded())
+    let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())
+    leapOffsets = .allocate(capacity: 4)
+    leapOffsets.initialize(from: [-octave, octave, -twelfth, twelfth])
+    precondition(jump <= Self.maximumJump(leaping: leapProbability > 0), "jump out of range")
+    logLeap = leapProbability > 0 ? Float(log(leapProbability)) : -.infinity
     let n = bins.count
     let width = 2 * jump + 1
     // Row j (the target), column k: the log weight from source bin i = j + k − jump, normalized
@@ -301,6 +315,7 @@ struct PitchHMM: ~Copyable {
       b.deallocate()
     }
     backPointers.deallocate()
+    leapOffsets.deallocate()
     slotFrequencies.deallocate()
     slotBins.deallocate()
     slotCounts.deallocate()
@@ -433,10 +448,22 @@ struct PitchHMM: ~Copyable {
     }
     var best: Float = -.infinity
     for j in 0..<n {
-      let bestV = nextVoiced[j]
+      var bestV = nextVoiced[j]
       let bestU = nextUnvoiced[j]
-      let kV = UInt8(fromVoiced[j])
+      var kV = UInt8(fromVoiced[j])
       let kU = UInt8(fromUnvoiced[j])
+      // A voiced pitch may leap a harmonic interval (an octave or twelfth decided wrong undone).
+      if logLeap > -.infinity {
+        for l in 0..<leapOffsets.count {
+          let i = j + leapOffsets[l]
+          guard i >= 0, i < n else { continue }
+          let v = voiced[i] + logLeap
+          if v > bestV {
+            bestV = v
+            kV = UInt8(width + l)
+          }
+        }
+      }
       // Into voiced j: from voiced (stay) or unvoiced (switch).
       let stayV = bestV + logStay
       let switchV = bestU + logSwitch
@@ -490,7 +517,9 @@ struct PitchHMM: ~Copyable {
   private func predecessor(of state: Int, atSlot slot: Int) -> Int {
     let n = bins.count
     let pointer = backPointers[slot * 2 * n + state]
-    let bin = state % n + Int(pointer & 0x7F) - jump
+    let code = Int(pointer & 0x7F)
+    let width = 2 * jump + 1
+    let bin = state % n + (code >= width ? leapOffsets[code - width] : code - jump)
     return (pointer & 0x80 != 0 ? n : 0) + bin
   }
 

@@ -107,6 +107,53 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
   }
 
+  /// A high note straight after a note a twelfth below, with some of its octave below in it (as
+  /// FluidR3's high guitar notes after a low one): the live decoder, deciding 80 ms after each
+  /// frame, follows the pitch from the old note to the nearer octave below the new one, and
+  /// without a harmonic leap it could never leave it (its pitch moves a few semitones per hop,
+  /// and the note, voiced throughout, gives no unvoiced way round).
+  @Test func theLiveDecoderLeapsOutOfAnOctaveItFollowedIntoANote() throws {
+    let rate = Self.rate
+    let frequency = 987.77
+    let note = (0..<Int(0.7 * rate)).map { n -> Float in
+      let t = Double(n) / rate
+      guard t >= 0.15 else {
+        // E4, a twelfth below.
+        let f = frequency / 3
+        return Float(0.2 * (sin(2 * Double.pi * f * t) + 0.5 * sin(4 * Double.pi * f * t)))
+      }
+      return Float(
+        0.2 * (sin(2 * Double.pi * frequency * t) + 0.3 * sin(4 * Double.pi * frequency * t)
+          + 0.1 * sin(Double.pi * frequency * t)))
+    }
+    func rawPitch(leap: Double) throws -> Double {
+      let estimator = try ProbabilisticYINEstimator(
+        configuration: PitchConfiguration(sampleRate: rate), harmonicLeapProbability: leap)
+      return accuracy(estimator.estimates(for: note), truth: { _ in frequency }, from: 0.35, to: 0.6).rawPitch
+    }
+    let leaping = try rawPitch(leap: 1e-8)
+    let locked = try rawPitch(leap: 0)
+    #expect(leaping >= 0.99, "with leaps: \(leaping) (without: \(locked))")
+    // Without leaps the decoder stays an octave low for part of the note.
+    #expect(leaping - locked >= 0.1, "with leaps \(leaping), without \(locked)")
+  }
+
+  /// A held note whose octave reads deeper for a moment (a few frames of a strong 2nd harmonic)
+  /// does not leap: a leap must be worth far more than a few frames' evidence.
+  @Test func theLiveDecoderDoesNotLeapOnAFewFramesOfTheOctave() throws {
+    let rate = Self.rate
+    let frequency = 220.0
+    let note = (0..<Int(1.0 * rate)).map { n -> Float in
+      let t = Double(n) / rate
+      // 40 ms in the middle where the fundamental all but vanishes.
+      let fundamental = (t > 0.5 && t < 0.54) ? 0.02 : 1.0
+      return Float(0.2 * (fundamental * sin(2 * Double.pi * frequency * t) + 0.6 * sin(4 * Double.pi * frequency * t)))
+    }
+    let estimator = try ProbabilisticYINEstimator(configuration: PitchConfiguration(sampleRate: rate))
+    let result = accuracy(estimator.estimates(for: note), truth: { _ in frequency }, from: 0.1, to: 0.9)
+    #expect(result.rawPitch >= 0.98, "\(result)")
+  }
+
   // Not MPM: its key maximum is the common period on 20 % of these frames.
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin])
   func aRoomsRingOfTheNoteBeforeDoesNotTurnTheNoteIntoTheirCommonPeriod(method: PitchMethod) throws {
