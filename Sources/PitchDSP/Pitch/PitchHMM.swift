@@ -448,11 +448,14 @@ struct PitchHMM: ~Copyable {
     }
     var best: Float = -.infinity
     for j in 0..<n {
-      var bestV = nextVoiced[j]
+      let plainV = nextVoiced[j]
+      let plainK = UInt8(fromVoiced[j])
+      var bestV = plainV
       let bestU = nextUnvoiced[j]
-      var kV = UInt8(fromVoiced[j])
+      var kV = plainK
       let kU = UInt8(fromUnvoiced[j])
-      // A voiced pitch may leap a harmonic interval (an octave or twelfth decided wrong undone).
+      // A voiced pitch may leap a harmonic interval (an octave or twelfth decided wrong undone);
+      // voiced to voiced only.
       if logLeap > -.infinity {
         for l in 0..<leapOffsets.count {
           let i = j + leapOffsets[l]
@@ -476,13 +479,13 @@ struct PitchHMM: ~Copyable {
       }
       // Into unvoiced j.
       let stayU = bestU + logStay
-      let switchU = bestV + logSwitch
+      let switchU = plainV + logSwitch
       if stayU >= switchU {
         nextUnvoiced[j] = stayU + logUnvoiced
         backPointers[pointers + n + j] = kU | 0x80
       } else {
         nextUnvoiced[j] = switchU + logUnvoiced
-        backPointers[pointers + n + j] = kV
+        backPointers[pointers + n + j] = plainK
       }
       best = max(best, max(nextVoiced[j], nextUnvoiced[j]))
     }
