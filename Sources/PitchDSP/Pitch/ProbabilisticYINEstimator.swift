@@ -49,7 +49,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   public let switchProbability: Double
   /// The probability per hop that a voiced pitch leaps an octave or a twelfth up or down (0: never).
   /// In `Evaluation/pitch`, 1e-8 for the live decoder raised its raw pitch accuracy on the clean
-  /// renders from 0.954 to 0.963 and with reverb from 0.913 to 0.936, octave errors from 0.016
+  /// renders from 0.954 to 0.963 and with reverb from 0.913 to 0.935, octave errors from 0.016
   /// to 0.008, and left the noisy files as they were; for the offline path it changed nothing
   /// overall and cost the choir 0.013, so it is off there by default.
   public let harmonicLeapProbability: Double
