@@ -350,6 +350,8 @@ struct PeriodicityAnalysis: ~Copyable {
       compensating = true
     }
     let noiseZero = Double(noiseCorrelation[0])
+    // The noise's energy in the window and its shifted copy, 2·C(0), to take off m(τ) likewise.
+    let noiseEnergyShare = compensation * 2 * noiseZero
     var cumulative = 0.0
     var plainCumulative = 0.0
     var plainDeepest = Double.infinity  // the uncompensated d′'s deepest point in the lag range
@@ -372,8 +374,7 @@ struct PeriodicityAnalysis: ~Copyable {
       if compensating {
         let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * Double(w) / Double(max(1, w - tau)))
         d = max(plain - compensation * noise, (1 - compensation) * plain)
-        // The noise's energy in the window and its shifted copy, 2·C(0), likewise.
-        energy = max(m - compensation * 2 * noiseZero, (1 - compensation) * m)
+        energy = max(m - noiseEnergyShare, (1 - compensation) * m)
       }
       difference[tau] = Float(d)
       cumulative += d

@@ -266,7 +266,7 @@ struct PitchHMM: ~Copyable {
     let octave = Int((1200 / PitchBins.centsPerBin).rounded())
     let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())
     leapOffsets = .allocate(capacity: 4)
-    leapOffsets.initialize(from: [-octave, octave, -twelfth, twelfth])
+    _ = leapOffsets.initialize(from: [-octave, octave, -twelfth, twelfth])
     precondition(jump <= Self.maximumJump(leaping: leapProbability > 0), "jump out of range")
     logLeap = leapProbability > 0 ? Float(log(leapProbability)) : -.infinity
     let n = bins.count

@@ -25,10 +25,10 @@ import Foundation
 /// cannot be left without passing through unvoiced frames); the offline path weighs whole notes
 /// and leaves leaps off by default.
 ///
-/// Two variants share the code. The live (causal) one, ``init(configuration:lagFrames:maximumTransitionOctavesPerSecond:switchProbability:)``,
+/// Two variants share the code. The live (causal) one, ``init(configuration:lagFrames:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:)``,
 /// is a fixed-lag Viterbi decoder that, at each frame, emits the best path's state ``lagFrames``
 /// hops back; its ``latencySeconds`` is the analysis frame's half length plus the lag. The offline
-/// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:)``,
+/// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:)``,
 /// keeps every frame of a signal of known length and emits the single best path over all of
 /// them from ``finish(into:)``: better decisions at note boundaries, at the price of memory in
 /// proportion to the length (about 1.3 KB per hop with the default range) and no output before
@@ -129,10 +129,11 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     let analysis = try PeriodicityAnalysis(configuration: configuration)
     let bins = PitchBins(configuration: configuration)
     let jump = Int((maximumTransitionOctavesPerSecond * configuration.hopSeconds * 1200 / PitchBins.centsPerBin).rounded(.up))
-    guard maximumTransitionOctavesPerSecond > 0, jump <= PitchHMM.maximumJump(leaping: harmonicLeapProbability > 0) else {
+    let maximumJump = PitchHMM.maximumJump(leaping: harmonicLeapProbability > 0)
+    guard maximumTransitionOctavesPerSecond > 0, jump <= maximumJump else {
       throw .invalidParameter(
         name: "maximum transition", value: "\(maximumTransitionOctavesPerSecond) octaves/s",
-        expected: "at most \(PitchHMM.maximumJump(leaping: harmonicLeapProbability > 0)) pitch bins (of 25 cents) per hop")
+        expected: "at most \(maximumJump) pitch bins (of 25 cents) per hop")
     }
     self.configuration = configuration
     self.lagFrames = lagFrames
