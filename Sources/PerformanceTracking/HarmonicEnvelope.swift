@@ -59,36 +59,26 @@ public enum HarmonicEnvelope {
   /// The shared pass: frequencies four at a time (a frequency of 0 or a missing lane gives 0),
   /// each output's lane magnitudes and the scale that makes them amplitudes handed to
   /// `body(group, k, lanes, scale)`.
+  ///
+  /// With `y` the demodulated input (from `half` samples before the first output), `P` its
+  /// running sum and `Q` the running sum of `P`, the triangle over `[p, p + 2·half)` is
+  /// `Q[p + 2·half] − 2·Q[p + half] + Q[p]` (two boxes of `half`, one after the other): one
+  /// pass with no buffers, each output collecting its three terms as the pass reaches them.
   static func forEachGroup(
     of samples: [Float], sampleRate: Double, frequenciesHz valid: [Double], start: Int, count: Int, hop: Int,
     windowSeconds: Double, _ body: (Int, Int, SIMD4<Double>, Double) -> Void
   ) {
     guard count > 0, hop > 0, valid.contains(where: { $0 > 0 }) else { return }
     let half = max(1, Int((windowSeconds * sampleRate / 2).rounded()))
-    // Input span: each output t needs [t − half, t + half).
+    // Input span: output k needs [k·hop, k·hop + 2·half) from `first`, and Q up to its end.
     let first = start - half
     let length = (count - 1) * hop + 2 * half + 1
-    // The input span, zero outside the signal.
-    var input = [Double](repeating: 0, count: length)
-    let lower = max(0, -first)
-    let upper = min(length, samples.count - first)
-    if lower < upper {
-      for n in lower..<upper { input[n] = Double(samples[first + n]) }
-    }
+    // Where the signal lies within the span (zero outside it).
+    let lower = min(length, max(0, -first))
+    let upper = max(lower, min(length, samples.count - first))
     let scale = 2 / (Double(half) * Double(half))
-    // Four frequencies at a time (SIMD lanes; a missing lane has a zero mask): their running
-    // sums of the demodulated input, then the second box's running sums, then the amplitudes.
-    // Every element is written before it is read (index 0 of each here), so none is cleared.
-    func uninitialized(_ count: Int) -> [SIMD4<Double>] {
-      [SIMD4<Double>](unsafeUninitializedCapacity: count) { buffer, initialized in
-        buffer[0] = .zero
-        initialized = count
-      }
-    }
-    var real = uninitialized(length + 1)
-    var imaginary = uninitialized(length + 1)
-    var boxReal = uninitialized(length - half + 1)
-    var boxImaginary = uninitialized(length - half + 1)
+    var accumulatedReal = [SIMD4<Double>](repeating: .zero, count: count)
+    var accumulatedImaginary = [SIMD4<Double>](repeating: .zero, count: count)
     var group = 0
     while group < valid.count {
       var omega = SIMD4<Double>.zero
@@ -110,50 +100,66 @@ public enum HarmonicEnvelope {
         c[lane] = cos(omega[lane] * Double(first))
         s[lane] = sin(omega[lane] * Double(first))
       }
-      var sumReal = SIMD4<Double>.zero
+      var sumReal = SIMD4<Double>.zero  // P[n]
       var sumImaginary = SIMD4<Double>.zero
-      input.withUnsafeBufferPointer { x in
-        real.withUnsafeMutableBufferPointer { re in
-          imaginary.withUnsafeMutableBufferPointer { im in
+      var sumsReal = SIMD4<Double>.zero  // Q[n]
+      var sumsImaginary = SIMD4<Double>.zero
+      // The next output to collect each of its three terms: Q[k·hop + j·half], j = 0, 1, 2.
+      var next = (0, 0, 0)
+      samples.withUnsafeBufferPointer { x in
+        accumulatedReal.withUnsafeMutableBufferPointer { re in
+          accumulatedImaginary.withUnsafeMutableBufferPointer { im in
             var n = 0
+            var renormalizeAt = 512
             while n < length {
-              // Blocks of 512 samples, the phasor renormalized between them.
-              let stop = min(length, n + 512)
+              // The terms due at n.
+              if next.0 < count, next.0 * hop == n {
+                re[next.0] = sumsReal
+                im[next.0] = sumsImaginary
+                next.0 += 1
+              }
+              if next.1 < count, next.1 * hop + half == n {
+                re[next.1] -= 2 * sumsReal
+                im[next.1] -= 2 * sumsImaginary
+                next.1 += 1
+              }
+              if next.2 < count, next.2 * hop + 2 * half == n {
+                re[next.2] += sumsReal
+                im[next.2] += sumsImaginary
+                next.2 += 1
+              }
+              if n == renormalizeAt {
+                let norm = 1 / (c * c + s * s).squareRoot()
+                c *= norm
+                s *= norm
+                renormalizeAt += 512
+              }
+              // Run to the next event without checks.
+              var stop = min(length, renormalizeAt)
+              if next.0 < count { stop = min(stop, next.0 * hop) }
+              if next.1 < count { stop = min(stop, next.1 * hop + half) }
+              if next.2 < count { stop = min(stop, next.2 * hop + 2 * half) }
+              stop = max(stop, n + 1)
               while n < stop {
-                let value = SIMD4<Double>(repeating: x[n])
-                sumReal += value * c
-                sumImaginary -= value * s
-                re[n + 1] = sumReal
-                im[n + 1] = sumImaginary
+                sumsReal += sumReal
+                sumsImaginary += sumImaginary
+                if n >= lower, n < upper {
+                  let value = SIMD4<Double>(repeating: Double(x[first + n]))
+                  sumReal += value * c
+                  sumImaginary -= value * s
+                }
                 let nextC = c * stepCos - s * stepSin
                 s = s * stepCos + c * stepSin
                 c = nextC
                 n += 1
               }
-              let norm = 1 / (c * c + s * s).squareRoot()
-              c *= norm
-              s *= norm
             }
           }
         }
       }
-      // First box: sums over [m, m + half); running sums of those for the second box.
-      var runningReal = SIMD4<Double>.zero
-      var runningImaginary = SIMD4<Double>.zero
-      boxReal[0] = .zero
-      boxImaginary[0] = .zero
-      for m in 0..<(length - half) {
-        runningReal += real[m + half] - real[m]
-        runningImaginary += imaginary[m + half] - imaginary[m]
-        boxReal[m + 1] = runningReal
-        boxImaginary[m + 1] = runningImaginary
-      }
       for k in 0..<count {
-        // Output time start + k·hop = first + half + k·hop is the centre of the first boxes
-        // starting at k·hop ..< k·hop + half.
-        let p = k * hop
-        let re = boxReal[p + half] - boxReal[p]
-        let im = boxImaginary[p + half] - boxImaginary[p]
+        let re = accumulatedReal[k]
+        let im = accumulatedImaginary[k]
         body(index, k, (re * re + im * im).squareRoot() * mask, scale)
       }
     }
