@@ -65,8 +65,13 @@ public struct SoundBoundaryRefiner: Sendable {
     var peakIndex = searchFrom
     for i in searchFrom..<envelope.count where envelope[i] > envelope[peakIndex] { peakIndex = i }
     let peak = envelope[peakIndex]
+    // The attack's arrival: the first point within 3 dB of the peak. A note that swells again
+    // after its attack (a bow change, beating with the previous note's ring) keeps its attack,
+    // however deep the trough before the swell.
+    var arrival = searchFrom
+    while arrival < peakIndex, envelope[arrival] < 0.708 * peak { arrival += 1 }
     var floor = peak
-    for i in 0...peakIndex { floor = min(floor, envelope[i]) }
+    for i in 0...arrival { floor = min(floor, envelope[i]) }
     // A rise of less than 6 dB is no attack to time.
     guard peak > 2 * floor, peak > 0 else { return sound.start }
     // The same note again: the new attack hides under the old note's decay.
@@ -78,7 +83,7 @@ public struct SoundBoundaryRefiner: Sendable {
     // Walk back from the rise's lower part to where the note emerges from the floor: within
     // 3 dB of it, or 40 dB under the peak, whichever is higher.
     let low = floor + 0.15 * (peak - floor)
-    var lowIndex = peakIndex
+    var lowIndex = arrival
     while lowIndex > 0, envelope[lowIndex] > low { lowIndex -= 1 }
     // Stop early at the valley before the rise: where, walking back, the envelope climbs 3 dB
     // over the lowest point passed (the previous note's leakage or release, not this note).

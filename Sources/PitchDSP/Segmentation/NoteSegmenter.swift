@@ -29,7 +29,9 @@ import Foundation
 ///   starts at the first of them. Vibrato within the threshold and single-frame octave glitches
 ///   do not split.
 /// - A segment's frequency is the median of its voiced estimates after
-///   ``Configuration/attackSeconds`` (all of them when the note is shorter).
+///   ``Configuration/attackSeconds`` (all of them when the note is shorter); of the confident
+///   ones among them (``Configuration/confidentPitch``) when there are
+///   ``Configuration/confidentFrames`` or more.
 /// - Segments shorter than ``Configuration/minimumSeconds`` are dropped.
 ///
 /// - Note: ``process(_:)`` and ``finish()`` are real-time safe.
@@ -52,6 +54,13 @@ public final class NoteSegmenter {
     public var changeFrames: Int = 4
     /// The attack left out of a note's pitch, in seconds.
     public var attackSeconds: Double = 0.05
+    /// The voicing confidence from which an estimate is confident: when a segment has
+    /// ``confidentFrames`` or more of them after the attack, only they set its pitch. Where two
+    /// notes' periods mix (a legato change, a short note under the previous one's ring) the
+    /// tracker's estimates wander between them at a lower confidence.
+    public var confidentPitch: Double = 0.8
+    /// How many confident estimates set a segment's pitch on their own.
+    public var confidentFrames: Int = 3
     /// The shortest segment kept, in seconds.
     public var minimumSeconds: Double = 0.05
     /// How long a pitched sound may stay unvoiced before it ends, in seconds.
@@ -96,6 +105,7 @@ public final class NoteSegmenter {
   /// The pending new pitch: its frames' bins and times.
   private let pending: UnsafeMutableBufferPointer<Double>
   private let pendingTimes: UnsafeMutableBufferPointer<Double>
+  private let pendingConfidences: UnsafeMutableBufferPointer<Double>
   private var pendingCount = 0
 
   /// Recent (time, level) pairs, for re-attacks: a ring of ``recentCapacity``.
@@ -128,6 +138,10 @@ public final class NoteSegmenter {
   private let sums: UnsafeMutableBufferPointer<Double>
   private let stableSums: UnsafeMutableBufferPointer<Double>
   private var stableCount: Int32 = 0
+  /// The same for the confident frames after the attack.
+  private let confidentHistogram: UnsafeMutableBufferPointer<Int32>
+  private let confidentSums: UnsafeMutableBufferPointer<Double>
+  private var confidentCount: Int32 = 0
 
   /// Creates a segmenter; allocates its memory.
   ///
@@ -138,10 +152,13 @@ public final class NoteSegmenter {
     stableHistogram = .zeroed(CentsHistogram.histogramBins)
     sums = .zeroed(CentsHistogram.histogramBins)
     stableSums = .zeroed(CentsHistogram.histogramBins)
+    confidentHistogram = .zeroed(CentsHistogram.histogramBins)
+    confidentSums = .zeroed(CentsHistogram.histogramBins)
     touched = .zeroed(CentsHistogram.histogramBins)
     let maximumPending = max(1, configuration.changeFrames)
     pending = .zeroed(maximumPending)
     pendingTimes = .zeroed(maximumPending)
+    pendingConfidences = .zeroed(maximumPending)
     recentTimes = .zeroed(recentCapacity)
     recentLevels = .zeroed(recentCapacity)
     recentPeaks = .zeroed(recentCapacity)
@@ -153,9 +170,12 @@ public final class NoteSegmenter {
     stableHistogram.deallocate()
     sums.deallocate()
     stableSums.deallocate()
+    confidentHistogram.deallocate()
+    confidentSums.deallocate()
     touched.deallocate()
     pending.deallocate()
     pendingTimes.deallocate()
+    pendingConfidences.deallocate()
     recentTimes.deallocate()
     recentLevels.deallocate()
     recentPeaks.deallocate()
@@ -265,6 +285,7 @@ public final class NoteSegmenter {
         if pendingCount > 0, abs(cents - pending[0]) > configuration.changeCents { pendingCount = 0 }
         pending[pendingCount] = cents
         pendingTimes[pendingCount] = estimate.time
+        pendingConfidences[pendingCount] = estimate.confidence
         pendingCount += 1
         if pendingCount >= configuration.changeFrames {
           let splitTime = pendingTimes[0]
@@ -273,7 +294,7 @@ public final class NoteSegmenter {
           let count = pendingCount
           start(at: splitTime, boundary: .pitchChange)
           for i in 0..<count {
-            record(cents: pending[i], time: pendingTimes[i])
+            record(cents: pending[i], time: pendingTimes[i], confidence: pendingConfidences[i])
             frames += 1
             voicedFrames += 1
           }
@@ -289,7 +310,7 @@ public final class NoteSegmenter {
         return nil
       }
       // Back at the note's pitch: the excursion was a glitch; its frames count for the note.
-      for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i]) }
+      for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i], confidence: pendingConfidences[i]) }
       pendingCount = 0
     }
     add(estimate, level: level)
@@ -303,7 +324,7 @@ public final class NoteSegmenter {
   public func finish() -> NoteSegment? {
     guard sounding else { return nil }
     sounding = false
-    for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i]) }
+    for i in 0..<pendingCount { record(cents: pending[i], time: pendingTimes[i], confidence: pendingConfidences[i]) }
     pendingCount = 0
     return finishSegment(at: lastTime)
   }
@@ -340,11 +361,11 @@ public final class NoteSegmenter {
     }
     guard estimate.frequencyHz > 0, let cents = CentsHistogram.cents(estimate.frequencyHz) else { return }
     voicedFrames += 1
-    record(cents: cents, time: estimate.time)
+    record(cents: cents, time: estimate.time, confidence: estimate.confidence)
   }
 
   @_noLocks
-  private func record(cents: Double, time: Double) {
+  private func record(cents: Double, time: Double, confidence: Double) {
     let bin = Int(cents + 0.5)
     if histogram[bin] == 0, stableHistogram[bin] == 0 {
       touched[touchedCount] = Int32(bin)
@@ -357,6 +378,11 @@ public final class NoteSegmenter {
       stableHistogram[bin] += 1
       stableSums[bin] += cents
       stableCount += 1
+      if confidence >= configuration.confidentPitch {
+        confidentHistogram[bin] += 1
+        confidentSums[bin] += cents
+        confidentCount += 1
+      }
     }
   }
 
@@ -366,7 +392,9 @@ public final class NoteSegmenter {
     defer { clearSegment() }
     guard time - segmentStart >= configuration.minimumSeconds else { return nil }
     var frequency = 0.0
-    if stableCount > 0 {
+    if confidentCount > 0, confidentCount >= configuration.confidentFrames {
+      frequency = CentsHistogram.frequency(cents: centre(confidentHistogram, confidentSums, count: confidentCount))
+    } else if stableCount > 0 {
       frequency = CentsHistogram.frequency(cents: centre(stableHistogram, stableSums, count: stableCount))
     } else if voicedCount > 0 {
       frequency = CentsHistogram.frequency(cents: centre(histogram, sums, count: voicedCount))
@@ -384,10 +412,13 @@ public final class NoteSegmenter {
       stableHistogram[bin] = 0
       sums[bin] = 0
       stableSums[bin] = 0
+      confidentHistogram[bin] = 0
+      confidentSums[bin] = 0
     }
     touchedCount = 0
     voicedCount = 0
     stableCount = 0
+    confidentCount = 0
     pendingCount = 0
     frames = 0
     voicedFrames = 0

@@ -86,4 +86,32 @@ import _TestSupport
     #expect(found.count == 2, "\(found)")
     #expect(abs((found.last?.start ?? 0) - 0.7) <= 0.04, "\(found)")
   }
+
+  @Test func aNotesPitchComesFromItsConfidentEstimates() {
+    // A short note under the ring of a higher one: for 150 ms after its attack the tracker
+    // wanders between the two periods (548 → 535 Hz) at a low confidence, then reads the note
+    // itself (526 Hz) confidently for 80 ms. The median of every estimate after the attack is
+    // about 538 Hz, 38 cents sharp.
+    var estimates: [PitchEstimate] = []
+    for i in 0..<70 {
+      let t = Double(i) * 0.01
+      switch t {
+      case 0.2..<0.25: estimates.append(.init(time: t, frequencyHz: 545, confidence: 0.6, levelDBFS: -20))
+      case 0.25..<0.4:
+        let glide = 548 - (t - 0.25) / 0.15 * 13
+        estimates.append(.init(time: t, frequencyHz: glide, confidence: 0.55, levelDBFS: -20))
+      case 0.4..<0.48:
+        estimates.append(.init(time: t, frequencyHz: 526 * (1 + 0.001 * sin(t * 100)), confidence: 0.95, levelDBFS: -21))
+      default: estimates.append(.init(time: t, frequencyHz: 0, confidence: 0, levelDBFS: -90))
+      }
+    }
+    let found = NoteSegmenter().segments(of: estimates)
+    #expect(found.count == 1, "\(found)")
+    #expect(abs(1200 * log2((found.first?.frequencyHz ?? 1) / 526)) <= 5, "\(found)")
+    // With fewer confident estimates than asked for, all of them after the attack count.
+    var configuration = NoteSegmenter.Configuration()
+    configuration.confidentFrames = 9
+    let all = NoteSegmenter(configuration: configuration).segments(of: estimates)
+    #expect(abs(1200 * log2((all.first?.frequencyHz ?? 1) / 526)) > 30, "\(all)")
+  }
 }

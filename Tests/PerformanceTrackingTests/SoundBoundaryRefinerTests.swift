@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PerformanceTracking
+
+/// Where the refiner puts a sound's start on synthesized legato notes.
+@Suite struct SoundBoundaryRefinerTests {
+  static let rate = 44_100.0
+  static let generator = SignalGenerator(sampleRate: rate)
+
+  /// A tone at `frequency` from `from` to `to` seconds, its amplitude `gain(t)`, in a signal of
+  /// `seconds`.
+  static func tone(_ frequency: Double, seconds: Double, from: Double, to: Double, gain: (Double) -> Double) -> [Float] {
+    let tone = generator.harmonicTone(
+      fundamentalHz: frequency, partialAmplitudes: (1...6).map { pow(0.7, Double($0 - 1)) }, length: .seconds(seconds))
+    return tone.indices.map { n in
+      let t = Double(n) / rate
+      return t >= from && t < to ? Float(Double(tone[n]) * gain(t)) : 0
+    }
+  }
+
+  @Test func aLegatoNoteThatSwellsAgainAfterATroughStartsAtItsAttack() {
+    // 300 Hz until 0.5 s, then 400 Hz: a 20 ms attack to 0.1, a trough 30 dB down from 0.57 to
+    // 0.6 s (a bow change), and a swell to 0.14 by 0.65 s. The pitch track noticed the note
+    // at 0.56 s. The start is the attack's, not the swell's.
+    let seconds = 1.0
+    let old = Self.tone(300, seconds: seconds, from: 0, to: 0.5) { _ in 0.1 }
+    let new = Self.tone(400, seconds: seconds, from: 0.5, to: seconds) { t in
+      switch t {
+      case ..<0.52: 0.1 * (t - 0.5) / 0.02
+      case ..<0.56: 0.1
+      case ..<0.57: 0.1 - (t - 0.56) / 0.01 * 0.097
+      case ..<0.6: 0.003
+      case ..<0.65: 0.003 + (t - 0.6) / 0.05 * 0.137
+      default: 0.14
+      }
+    }
+    let samples = zip(old, new).map { $0 + $1 }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.01, end: 0.5, frequencyHz: 300, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.56, end: 0.99, frequencyHz: 400, peakLevelDBFS: -17, boundary: .pitchChange)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.5) <= 0.015, "start \(start)")
+  }
+}
