@@ -7,7 +7,8 @@ import Foundation
 /// - A sound no note claimed joins the sound before it when both have the same pitch (within
 ///   ``sameCents``), nothing separates them (at most ``gapSeconds``), and it starts before the
 ///   next note is due (less ``marginSeconds``, on the local tempo).
-/// - A missed note whose previous note's sound still sounds when it is due splits that sound at
+/// - A missed note whose previous note's sound (or, when that note was missed too, the last
+///   sound linked before it) still sounds when it is due splits that sound at
 ///   the lowest point of its harmonics within ``searchSeconds`` of when the note is due, if the
 ///   level rises again after it by ``dipDecibels`` (``otherPitchDipDecibels`` when the sound is
 ///   not at the missed note's pitch: a wrong note played as a repeat of the previous one).
@@ -65,8 +66,11 @@ public struct ScoreInformedRepair: Sendable {
     // Splits.
     guard let refiner else { return sounds }
     for (k, i) in pitched.enumerated() where alignment.soundIndices[i] == nil && k > 0 {
-      let previous = pitched[k - 1]
-      guard let expected = notes[i].soundingPitch, let index = owner.firstIndex(where: { $0 == previous }) else {
+      // The sound of the last note before it that has one (notes missed in between, say a
+      // repeat played legato that left no trace, are passed over).
+      guard let expected = notes[i].soundingPitch,
+        let index = pitched[..<k].reversed().lazy.compactMap({ note in owner.firstIndex(where: { $0 == note }) }).first
+      else {
         continue
       }
       let sound = sounds[index]
