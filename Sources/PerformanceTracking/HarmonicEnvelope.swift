@@ -34,7 +34,7 @@ public enum HarmonicEnvelope {
     forEachGroup(
       of: samples, sampleRate: sampleRate, frequenciesHz: valid, start: start, count: count, hop: hop,
       windowSeconds: windowSeconds
-    ) { _, k, lanes, scale in result[k] += scale * lanes.sum() }
+    ) { _, k, re, im, scale in result[k] += scale * (re * re + im * im).squareRoot().sum() }
     return result
   }
 
@@ -52,13 +52,36 @@ public enum HarmonicEnvelope {
     forEachGroup(
       of: samples, sampleRate: sampleRate, frequenciesHz: kept, start: start, count: count, hop: hop,
       windowSeconds: windowSeconds
-    ) { _, k, lanes, scale in result[k] = scale * lanes }
+    ) { _, k, re, im, scale in result[k] = scale * (re * re + im * im).squareRoot() }
     return result
   }
 
+  /// The complex amplitude (demodulated, under the same triangular window) of each of up to
+  /// four frequencies at `count` times `start + k · hop`: its magnitude is the amplitude of
+  /// ``laneAmplitudes(of:sampleRate:frequenciesHz:start:count:hop:windowSeconds:)``, its angle
+  /// the phase of the frequency's sinusoid against a phasor started at sample 0. A steady
+  /// partial turns at a constant rate; a new note's partial breaks the turn.
+  static func lanePhasors(
+    of samples: [Float], sampleRate: Double, frequenciesHz: [Double], start: Int, count: Int, hop: Int,
+    windowSeconds: Double
+  ) -> (real: [SIMD4<Double>], imaginary: [SIMD4<Double>]) {
+    precondition(frequenciesHz.count <= 4, "at most four frequencies")
+    var real = [SIMD4<Double>](repeating: .zero, count: max(0, count))
+    var imaginary = real
+    let kept = frequenciesHz.map { $0 > 0 && $0 < sampleRate / 2 ? $0 : 0 }
+    forEachGroup(
+      of: samples, sampleRate: sampleRate, frequenciesHz: kept, start: start, count: count, hop: hop,
+      windowSeconds: windowSeconds
+    ) { _, k, re, im, scale in
+      real[k] = scale * re
+      imaginary[k] = scale * im
+    }
+    return (real, imaginary)
+  }
+
   /// The shared pass: frequencies four at a time (a frequency of 0 or a missing lane gives 0),
-  /// each output's lane magnitudes and the scale that makes them amplitudes handed to
-  /// `body(group, k, lanes, scale)`.
+  /// each output's lanes (real and imaginary parts) and the scale that makes their magnitudes
+  /// amplitudes handed to `body(group, k, real, imaginary, scale)`.
   ///
   /// With `y` the demodulated input (from `half` samples before the first output), `P` its
   /// running sum and `Q` the running sum of `P`, the triangle over `[p, p + 2·half)` is
@@ -66,7 +89,7 @@ public enum HarmonicEnvelope {
   /// pass with no buffers, each output collecting its three terms as the pass reaches them.
   static func forEachGroup(
     of samples: [Float], sampleRate: Double, frequenciesHz valid: [Double], start: Int, count: Int, hop: Int,
-    windowSeconds: Double, _ body: (Int, Int, SIMD4<Double>, Double) -> Void
+    windowSeconds: Double, _ body: (Int, Int, SIMD4<Double>, SIMD4<Double>, Double) -> Void
   ) {
     guard count > 0, hop > 0, valid.contains(where: { $0 > 0 }) else { return }
     let half = max(1, Int((windowSeconds * sampleRate / 2).rounded()))
@@ -158,9 +181,7 @@ public enum HarmonicEnvelope {
         }
       }
       for k in 0..<count {
-        let re = accumulatedReal[k]
-        let im = accumulatedImaginary[k]
-        body(index, k, (re * re + im * im).squareRoot() * mask, scale)
+        body(index, k, accumulatedReal[k] * mask, accumulatedImaginary[k] * mask, scale)
       }
     }
   }

@@ -11,7 +11,9 @@ import Foundation
 ///   sound linked before it) still sounds when it is due splits that sound at
 ///   the lowest point of its harmonics within ``searchSeconds`` of when the note is due, if the
 ///   level rises again after it by ``dipDecibels`` (``otherPitchDipDecibels`` when the sound is
-///   not at the missed note's pitch: a wrong note played as a repeat of the previous one).
+///   not at the missed note's pitch: a wrong note played as a repeat of the previous one); at
+///   the same pitch with no dip (a tongued legato repeat), where the partials' phases break
+///   (``SoundBoundaryRefiner/phaseBreak(in:near:within:)``).
 public struct ScoreInformedRepair: Sendable {
   /// The pitch distance that counts as the same note, in cents.
   public var sameCents: Double = 60
@@ -80,7 +82,12 @@ public struct ScoreInformedRepair: Sendable {
       // A note of another pitch played as a repeat of the previous one (a wrong note that
       // changes nothing audible but the attack) needs a clearer re-attack.
       let rise = sameNote(sound.frequencyHz, expectedHz) ? dipDecibels : otherPitchDipDecibels
-      guard let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise) else {
+      // A repeat played without a dip (tongued legato) shows in the partials' phases only.
+      guard
+        let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
+          ?? (sameNote(sound.frequencyHz, expectedHz)
+            ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil)
+      else {
         continue
       }
       var first = sound

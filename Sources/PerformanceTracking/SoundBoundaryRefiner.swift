@@ -30,6 +30,11 @@ public struct SoundBoundaryRefiner: Sendable {
   /// a start this soon after the previous sound's end is timed on the harmonics clear of it,
   /// in seconds.
   public var ringSeconds = 0.25
+  /// How far over its usual wobble the phase-break function must rise for a re-attack with no
+  /// dip (``phaseBreak(in:near:within:)``).
+  public var phaseBreakRatio = 4.0
+  /// The least height of that function for a re-attack with no dip.
+  public var phaseBreakMinimum = 0.1
 
   /// Creates a refiner over a signal.
   ///

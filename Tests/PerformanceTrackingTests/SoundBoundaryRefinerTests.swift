@@ -43,4 +43,40 @@ import _TestSupport
     let start = refiner.start(of: sound, after: previous)
     #expect(abs(start - 0.5) <= 0.015, "start \(start)")
   }
+
+  /// An A4 held from 0.1 to 1.6 s with a 5 Hz vibrato of `depthCents`; when `replayedAt` is
+  /// given, the note is played again then with no dip: the old partials fade over 40 ms as new
+  /// ones, at other phases, rise over 10 ms.
+  static func heldNote(depthCents: Double, replayedAt: Double?) -> [Float] {
+    let count = Int(1.7 * rate)
+    var phase = 0.0
+    return (0..<count).map { n in
+      let t = Double(n) / rate
+      guard t >= 0.1, t < 1.6 else { return 0 }
+      let frequency = 440 * pow(2, depthCents / 1200 * sin(2 * Double.pi * 5 * t))
+      phase += 2 * Double.pi * frequency / rate
+      func partials(_ offset: Double) -> Double {
+        (1...5).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(Double($1) * phase + offset * Double($1)) }
+      }
+      guard let at = replayedAt, t >= at else { return Float(0.1 * partials(0)) }
+      let old = max(0, 1 - (t - at) / 0.04)
+      let new = min(1, (t - at) / 0.01)
+      return Float(0.1 * (old * partials(0) + new * partials(2.1)))
+    }
+  }
+
+  @Test func aRepeatWithNoDipBreaksThePartialsPhases() {
+    let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
+    for depth in [0.0, 20] {
+      let replayed = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: depth, replayedAt: 1.0), sampleRate: Self.rate)
+      let found = replayed.phaseBreak(in: sound, near: 1.02, within: 0.15)
+      #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "vibrato \(depth): \(String(describing: found))")
+    }
+    // A held note has none, even under a wide vibrato (which also hides a real repeat: the
+    // break must stand out of the turn's own wobble).
+    for depth in [0.0, 20, 50] {
+      let held = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: depth, replayedAt: nil), sampleRate: Self.rate)
+      #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil, "vibrato \(depth)")
+    }
+  }
 }
