@@ -48,7 +48,7 @@ let package = Package(
     .target(name: "PerformanceTracking", dependencies: ["ScoreModel", "PitchDSP"]),
 
     // Grading linked notes: tolerances, frequency and partial tables, analyzers, scores.
-    .target(name: "PerformanceAnalysis", dependencies: ["PerformanceTracking"]),
+    .target(name: "PerformanceAnalysis", dependencies: ["PerformanceTracking", "PitchDSP"]),
 
     // Issues worst first, help videos, score navigation.
     .target(name: "IssueRanking", dependencies: ["PerformanceAnalysis"]),

@@ -8,6 +8,7 @@
 import Foundation
 import PerformanceAnalysis
 import PerformanceTracking
+import PitchDSP
 import ScoreModel
 
 /// A short take to grade with whatever loaded: on time, late, missed, sharp, an octave off, a
@@ -40,9 +41,17 @@ private let take: PerformanceAlignment = {
   return PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: 0, linker: WindowLinker())
 }()
 
+/// A pitch track that hears the missed D (note 2) where it was due, for the missed rule.
+private let pitchTrack: [PitchEstimate] = (0..<400).map { i in
+  let t = 0.01 * Double(i)
+  let heard = t >= 1.0 && t < 1.4
+  return PitchEstimate(
+    time: t, frequencyHz: heard ? 587.33 : 0, confidence: heard ? 0.9 : 0, levelDBFS: heard ? -20 : -80)
+}
+
 /// Grades and ranks the take with every criterion, handing out the catalog's videos.
 private func gradeAndRank(_ tolerances: Tolerances, _ partials: PartialTable?, _ catalog: HelpVideoCatalog?) {
-  let grades = PerformanceGrader(tolerances: tolerances).grade(take, partials: partials)
+  let grades = PerformanceGrader(tolerances: tolerances).grade(take, partials: partials, pitchTrack: pitchTrack)
   precondition(grades.overallScore >= 0 && grades.overallScore <= 100, "overall score out of range")
   var catalog = catalog
   let navigation = ScoreNavigation(

@@ -84,6 +84,32 @@ public struct Tolerances: Sendable, Hashable, Codable {
     public var minimumSeconds: Double
   }
 
+  /// How sure a missed note is. A note no sound was linked to, whose pitch the tracker
+  /// nevertheless heard over much of its span (a repeat slurred into the note before, a note
+  /// an octave above the previous one under the ring of the room), may have been played with
+  /// no attack of its own: it stays missed, at a lower severity, so that the issues the grader
+  /// is sure of rank first.
+  ///
+  /// The share heard is taken over the note's first 300 ms (at least 60 ms), from 30 ms after
+  /// it was due on the local tempo: the pitch track's frames at the note's sounding pitch, or
+  /// an octave above or below it, within 60 cents, among all its frames there.
+  public struct Missed: Sendable, Hashable, Codable {
+    /// The share heard from which a missed note is uncertain, 0...1 (above 1: never).
+    public var heardShare: Double
+    /// The factor on the missed severity of an uncertain missed note, 0...1.
+    public var heardSeverityFactor: Double
+
+    /// Creates the rule.
+    ///
+    /// - Parameters:
+    ///   - heardShare: The share heard from which a missed note is uncertain (default a half).
+    ///   - heardSeverityFactor: The factor on its severity (default a half).
+    public init(heardShare: Double = 0.5, heardSeverityFactor: Double = 0.5) {
+      self.heardShare = heardShare
+      self.heardSeverityFactor = heardSeverityFactor
+    }
+  }
+
   /// The level's name.
   public var name: String
   /// Pitch zones.
@@ -96,6 +122,8 @@ public struct Tolerances: Sendable, Hashable, Codable {
   public var rest: Rest
   /// The severity score of each rating (by its name); a rating not listed scores 1, `correct` 0.
   public var severity: [String: Double]
+  /// How sure a missed note is.
+  public var missed = Missed()
 
   /// The severity of a rating.
   public func score(for rating: Rating) -> Double {
@@ -201,5 +229,9 @@ extension Tolerances {
     for (name, value) in severity {
       try check(value.isFinite && value >= 0, "severity.\(name)", "must be a non-negative number")
     }
+    try check(missed.heardShare >= 0, "missed.heardShare", "must not be negative")
+    try check(
+      missed.heardSeverityFactor >= 0 && missed.heardSeverityFactor <= 1, "missed.heardSeverityFactor",
+      "must lie in 0...1")
   }
 }

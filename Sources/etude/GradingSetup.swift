@@ -92,7 +92,7 @@ struct GradingSetup {
     score: Score, alignment: PerformanceAlignment, estimates: [PitchEstimate], latencyMeasured: Bool,
     audioSeconds: Double
   ) -> GradingResult {
-    let grades = PerformanceGrader(tolerances: tolerances).grade(alignment, partials: partials)
+    let grades = PerformanceGrader(tolerances: tolerances).grade(alignment, partials: partials, pitchTrack: estimates)
     var catalog = self.catalog
     let issues = IssueRanker(criterion: criterion).rank(grades, catalog: &catalog)
     var graded = GradingResult(

@@ -1,4 +1,5 @@
 import PerformanceTracking
+import PitchDSP
 import Testing
 
 @testable import PerformanceAnalysis
@@ -40,6 +41,34 @@ struct BreathAnalyzer: NoteAnalyzer {
     #expect(missed.grade(.pitch) == nil)
     #expect(missed.problems == [.missed])
     #expect(missed.score == 10)
+  }
+
+  /// A pitch track every 10 ms over the take, at `frequency` from 1.15 to 1.6 s (around when
+  /// C♯5 is due, 1.2 s on the audio), unvoiced elsewhere.
+  static func pitchTrack(_ frequency: Double) -> [PitchEstimate] {
+    (0..<400).map { i in
+      let t = Double(i) * 0.01
+      let voiced = t >= 1.15 && t < 1.6
+      return PitchEstimate(time: t, frequencyHz: voiced ? frequency : 0, confidence: voiced ? 0.9 : 0, levelDBFS: -20)
+    }
+  }
+
+  @Test func aMissedNoteWhosePitchWasHeardRanksBehindSureOnes() throws {
+    let grader = PerformanceGrader()
+    // Its pitch (or an octave off) heard where it was due, with no sound of its own linked:
+    // still missed, at half the severity.
+    for heard in [554.37, 277.18] {
+      let missed = grader.grade(Self.take(), pitchTrack: Self.pitchTrack(heard)).notes[2]
+      #expect(missed.status == .missed && missed.problems == [.missed])
+      #expect(missed.score == 5, "heard at \(heard) Hz")
+    }
+    // Another pitch there, or no pitch track: sure.
+    #expect(grader.grade(Self.take(), pitchTrack: Self.pitchTrack(523.25)).notes[2].score == 10)
+    #expect(grader.grade(Self.take()).notes[2].score == 10)
+    // The rule is a tolerance: off when the share needed is above 1.
+    var tolerances = Tolerances.intermediate
+    tolerances.missed.heardShare = 1.1
+    #expect(PerformanceGrader(tolerances: tolerances).grade(Self.take(), pitchTrack: Self.pitchTrack(554.37)).notes[2].score == 10)
   }
 
   @Test func aNotesScoreIsTheSumOfItsGrades() throws {

@@ -86,6 +86,13 @@ import Testing
     #expect(try Self.load(json, level: "b").name == "b")
   }
 
+  @Test func howSureAMissedNoteIsIsATolerance() throws {
+    let tolerances = try Self.load(#"{"missed": {"heardShare": 0.7}}"#)
+    #expect(tolerances.missed.heardShare == 0.7 && tolerances.missed.heardSeverityFactor == 0.5)
+    #expect(GradingFixture.invalidPath(#"{"missed": {"heardSeverityFactor": 2}}"#) == "missed.heardSeverityFactor")
+    #expect(GradingFixture.invalidPath(#"{"missed": {"heardShare": -1}}"#) == "missed.heardShare")
+  }
+
   @Test func anUnknownLevelListsTheAvailableOnes() {
     let error = GradingFixture.error(Self.school, level: "jazz")
     #expect(
