@@ -20,8 +20,8 @@ public struct GradedNote: Sendable, Hashable {
   public var sound: PerformanceSound?
   /// The grades, one per analyzer that applied, in the analyzers' order.
   public var grades: [Grade]
-  /// The note's overall severity: the sum of its grades' scores, or the `missed` severity;
-  /// 0 best.
+  /// The note's overall severity: the sum of its grades' scores, or the `missed` severity
+  /// (scaled down when its pitch was heard all the same, ``Tolerances/Missed``); 0 best.
   public var score: Double
 
   /// Creates a graded note.
