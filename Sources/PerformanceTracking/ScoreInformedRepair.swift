@@ -6,7 +6,8 @@ import Foundation
 ///
 /// - A sound no note claimed joins the sound before it when both have the same pitch (within
 ///   ``sameCents``), nothing separates them (at most ``gapSeconds``), and it starts before the
-///   next note is due (less ``marginSeconds``, on the local tempo).
+///   next note is due (less ``marginSeconds``, on the local tempo); again after the splits
+///   below, which give the pieces after a split-off note to that note.
 /// - A missed note whose previous note's sound (or, when that note was missed too, the last
 ///   sound linked before it) still sounds when it is due splits that sound at
 ///   the lowest point of its harmonics within ``searchSeconds`` of when the note is due, if the
@@ -48,22 +49,26 @@ public struct ScoreInformedRepair: Sendable {
     func nextPitched(after i: Int) -> Int? { pitched.first { $0 > i } }
     func sameNote(_ a: Double, _ b: Double) -> Bool { a > 0 && b > 0 && abs(1200 * log2(a / b)) <= sameCents }
 
-    // Joins.
-    var sounds: [PerformanceSound] = []
-    var owner: [Int?] = []  // the note each kept sound is linked to
-    for (j, sound) in alignment.sounds.enumerated() {
-      if noteOfSound[j] == nil, let last = sounds.last, let note = owner.last ?? nil,
-        sameNote(sound.frequencyHz, last.frequencyHz), sound.start - last.end <= gapSeconds,
-        nextPitched(after: note).map({ sound.start < due($0) - marginSeconds }) ?? true
-      {
-        sounds[sounds.count - 1].end = sound.end
-        sounds[sounds.count - 1].pitchTrack += sound.pitchTrack
-        sounds[sounds.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
-        continue
+    // Joins: each unclaimed piece into the owned sound before it, where the rule allows.
+    func joins(_ input: [PerformanceSound], owners: [Int?]) -> (sounds: [PerformanceSound], owner: [Int?]) {
+      var sounds: [PerformanceSound] = []
+      var owner: [Int?] = []  // the note each kept sound is linked to
+      for (j, sound) in input.enumerated() {
+        if owners[j] == nil, let last = sounds.last, let note = owner.last ?? nil,
+          sameNote(sound.frequencyHz, last.frequencyHz), sound.start - last.end <= gapSeconds,
+          nextPitched(after: note).map({ sound.start < due($0) - marginSeconds }) ?? true
+        {
+          sounds[sounds.count - 1].end = sound.end
+          sounds[sounds.count - 1].pitchTrack += sound.pitchTrack
+          sounds[sounds.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+          continue
+        }
+        sounds.append(sound)
+        owner.append(owners[j])
       }
-      sounds.append(sound)
-      owner.append(noteOfSound[j])
+      return (sounds, owner)
     }
+    var (sounds, owner) = joins(alignment.sounds, owners: noteOfSound)
 
     // Splits.
     guard let refiner else { return sounds }
@@ -104,6 +109,8 @@ public struct ScoreInformedRepair: Sendable {
       sounds.insert(second, at: index + 1)
       owner.insert(i, at: index + 1)
     }
-    return sounds
+    // Joins again: pieces after a split-off note belong to it now, not to the note before it
+    // (a long note played as a repeat of the previous one, then broken by a tremolo).
+    return joins(sounds, owners: owner).sounds
   }
 }

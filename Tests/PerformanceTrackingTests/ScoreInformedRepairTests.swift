@@ -43,4 +43,36 @@ import _TestSupport
       #expect(repaired[1].pitchTrack.allSatisfy { $0.time >= repaired[1].start })
     }
   }
+
+  @Test func piecesAfterASplitOffNoteJoinIt() {
+    // A4 due at 0.2 s, a long A4 due at 0.5 s (to 1.7 s), B4 due at 1.7 s. The two A4s sound as
+    // one sound to 0.9 s with a dip of 14 dB at 0.5 s; a tremolo breaks the long one into two
+    // more pieces (0.9–1.2, 1.2–1.5 s) no note claims. After the split at the dip, the pieces
+    // belong to the long A4, which is due until 1.7 s.
+    let notes = [(0.2, 0.3, 69), (0.5, 1.2, 69), (1.7, 0.5, 71)].enumerated().map { i, note in
+      PerformanceNote(
+        index: i, expectedStart: note.0, expectedDuration: note.1, writtenPitch: MIDINote(rawValue: note.2)!)
+    }
+    let generator = SignalGenerator(sampleRate: Self.rate)
+    let a4 = generator.harmonicTone(fundamentalHz: 440, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(2.3))
+    let b4 = generator.harmonicTone(fundamentalHz: 493.88, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(2.3))
+    let samples = a4.indices.map { n -> Float in
+      let t = Double(n) / Self.rate
+      if t >= 1.7, t < 2.2 { return 0.1 * b4[n] }
+      guard t >= 0.2, t < 1.5 else { return 0 }
+      return Float(Double(a4[n]) * min(0.1, 0.02 + 0.08 * min(1, abs(t - 0.5) / 0.02)))
+    }
+    func sound(_ start: Double, _ end: Double, _ hz: Double) -> PerformanceSound {
+      let track = stride(from: start + 0.01, to: end, by: 0.01).map { PerformanceSound.PitchPoint(time: $0, frequencyHz: hz) }
+      return PerformanceSound(start: start, end: end, frequencyHz: hz, pitchTrack: track, peakLevelDBFS: -23)
+    }
+    let sounds = [sound(0.2, 0.9, 440), sound(0.9, 1.2, 440), sound(1.2, 1.5, 440), sound(1.7, 2.2, 493.88)]
+    let alignment = PerformanceAlignment(notes: notes, sounds: sounds, latencySeconds: 0, soundIndices: [0, nil, 3])
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    #expect(repaired.count == 3, "\(repaired.map { ($0.start, $0.end) })")
+    if repaired.count == 3 {
+      #expect(abs(repaired[1].start - 0.5) <= 0.02 && repaired[1].end == 1.5)
+      #expect(repaired[2].frequencyHz == 493.88)
+    }
+  }
 }
