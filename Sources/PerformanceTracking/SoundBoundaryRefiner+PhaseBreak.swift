@@ -60,10 +60,12 @@ extension SoundBoundaryRefiner {
     let ratio = (0..<count).map { k in k >= 2 && magnitude[k] > 0 ? deviation[k] / magnitude[k] : 0 }
     let searchStart = max(2, Int(((time - within) - from) / hopSeconds))
     guard searchStart >= 2 + 10, searchStart < count else { return nil }
-    let before = ratio[2..<searchStart].sorted()
+    // (Non-finite samples make non-finite values: no baseline, or no break, is taken from them.)
+    let before = ratio[2..<searchStart].filter(\.isFinite).sorted()
+    guard !before.isEmpty else { return nil }
     let baseline = before[before.count / 2]
     var peak = searchStart
-    for k in searchStart..<count where ratio[k] > ratio[peak] { peak = k }
+    for k in searchStart..<count where ratio[k] > ratio[peak] || !ratio[peak].isFinite { peak = k }
     guard ratio[peak] >= phaseBreakMinimum, ratio[peak] >= phaseBreakRatio * baseline else { return nil }
     var rise = peak
     while rise > 2, ratio[rise - 1] >= 0.5 * ratio[peak] { rise -= 1 }

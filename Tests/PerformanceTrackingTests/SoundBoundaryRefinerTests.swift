@@ -79,4 +79,13 @@ import _TestSupport
       #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil, "vibrato \(depth)")
     }
   }
+
+  @Test func nonFiniteSamplesGiveNoPhaseBreakAndNoCrash() {
+    var samples = Self.heldNote(depthCents: 0, replayedAt: 1.0)
+    for n in Int(0.95 * Self.rate)..<Int(0.96 * Self.rate) { samples[n] = n % 2 == 0 ? .nan : .infinity }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
+    let found = refiner.phaseBreak(in: sound, near: 1.02, within: 0.15)
+    #expect(found.map(\.isFinite) ?? true)
+  }
 }
