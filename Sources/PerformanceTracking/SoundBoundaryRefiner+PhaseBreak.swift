@@ -58,7 +58,7 @@ extension SoundBoundaryRefiner {
       }
     }
     let ratio = (0..<count).map { k in k >= 2 && magnitude[k] > 0 ? deviation[k] / magnitude[k] : 0 }
-    let searchStart = max(2, Int(((time - within) - from) / hopSeconds))
+    let searchStart = max(2, Int(((time - within) - Double(start) / sampleRate) * sampleRate / Double(hop)))
     guard searchStart >= 2 + 10, searchStart < count else { return nil }
     // (Non-finite samples make non-finite values: no baseline, or no break, is taken from them.)
     let before = ratio[2..<searchStart].filter(\.isFinite).sorted()
