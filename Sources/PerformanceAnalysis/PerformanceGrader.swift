@@ -48,8 +48,11 @@ public struct PerformanceGrader: Sendable {
       let note = alignment.notes[index]
       let status: GradedNote.Status = note.isRest ? .rest : alignment.soundIndices[index] == nil ? .missed : .played
       guard status != .missed else {
-        let heard = Self.heardShare(ofNote: index, in: context, pitchTrack: pitchTrack)
-        let sure = heard < tolerances.missed.heardShare
+        let heard = note.soundingPitch.map {
+          alignment.heardShare(
+            ofNote: index, in: pitchTrack, frequencyHz: context.frequencies[$0.rawValue].frequencyHz)
+        }
+        let sure = (heard ?? 0) < tolerances.missed.heardShare
         return GradedNote(
           note: note, status: .missed, sound: nil, grades: [],
           score: sure ? missedScore : missedScore * tolerances.missed.heardSeverityFactor)
@@ -73,39 +76,6 @@ public struct PerformanceGrader: Sendable {
       },
       bars: Self.bars(notes), intonation: intonation(notes), alignment: alignment,
       tempoDrift: Self.drift(alignment), overallScore: overall)
-  }
-
-  /// The share of the pitch track at a note's pitch (or an octave off, within 60 cents) over its
-  /// first 300 ms (at least 60 ms), from 30 ms after it was due on the local tempo
-  /// (``Tolerances/Missed``); 0 without a pitch track or a pitch.
-  static func heardShare(ofNote index: Int, in context: AnalysisContext, pitchTrack: [PitchEstimate]) -> Double {
-    let alignment = context.alignment
-    let note = alignment.notes[index]
-    guard let pitch = note.soundingPitch, !pitchTrack.isEmpty else { return 0 }
-    let due = note.expectedStart + alignment.localOffsets[index] + alignment.latencySeconds
-    let from = due + 0.03
-    let to = due + max(0.06, min(note.expectedDuration, 0.3))
-    let expectedHz = context.frequencies[pitch.rawValue].frequencyHz
-    var frames = 0
-    var heard = 0
-    // The first frame from `from` on (the track is in time order).
-    var low = 0
-    var high = pitchTrack.count
-    while low < high {
-      let middle = (low + high) / 2
-      if pitchTrack[middle].time >= from { high = middle } else { low = middle + 1 }
-    }
-    var i = low
-    while i < pitchTrack.count, pitchTrack[i].time <= to {
-      let frequency = pitchTrack[i].frequencyHz
-      i += 1
-      frames += 1
-      guard frequency > 0 else { continue }
-      let cents = 1200 * log2(frequency / expectedHz)
-      let octaves = (cents / 1200).rounded()
-      if abs(octaves) <= 1, abs(cents - 1200 * octaves) <= 60 { heard += 1 }
-    }
-    return frames > 0 ? Double(heard) / Double(frames) : 0
   }
 
   static func bars(_ notes: [GradedNote]) -> [PerformanceGrades.BarSummary] {

@@ -1,3 +1,6 @@
+import Foundation
+import PitchDSP
+
 /// A take linked to its score: each note's sound (or none: missed), the sounds no note claimed
 /// (extra), and the local tempo at each note.
 ///
@@ -72,4 +75,34 @@ public struct PerformanceAlignment: Sendable, Hashable {
 
   /// The sound linked to a note, if any.
   public func sound(forNote index: Int) -> PerformanceSound? { soundIndices[index].map { sounds[$0] } }
+
+  /// How much of a note the pitch track heard: the share of its frames over the note's first
+  /// 300 ms (at least 60 ms), from 30 ms after it was due on the local tempo, at `frequencyHz`
+  /// or an octave above or below it, within 60 cents. For a missed note, a high share says it
+  /// may have been played with no attack of its own.
+  ///
+  /// - Parameters:
+  ///   - index: The note.
+  ///   - pitchTrack: The take's pitch track, in time order, on the audio's time line.
+  ///   - frequencyHz: The note's sounding frequency.
+  /// - Returns: The share, 0...1; 0 when no frame lies in the span.
+  public func heardShare(ofNote index: Int, in pitchTrack: [PitchEstimate], frequencyHz: Double) -> Double {
+    let note = notes[index]
+    let due = note.expectedStart + localOffsets[index] + latencySeconds
+    let from = due + 0.03
+    let to = due + max(0.06, min(note.expectedDuration, 0.3))
+    var frames = 0
+    var heard = 0
+    var i = pitchTrack.partitioningIndex { $0.time >= from }
+    while i < pitchTrack.count, pitchTrack[i].time <= to {
+      let frequency = pitchTrack[i].frequencyHz
+      i += 1
+      frames += 1
+      guard frequency > 0 else { continue }
+      let cents = 1200 * log2(frequency / frequencyHz)
+      let octaves = (cents / 1200).rounded()
+      if abs(octaves) <= 1, abs(cents - 1200 * octaves) <= 60 { heard += 1 }
+    }
+    return frames > 0 ? Double(heard) / Double(frames) : 0
+  }
 }

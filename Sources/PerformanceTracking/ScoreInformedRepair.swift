@@ -86,12 +86,12 @@ public struct ScoreInformedRepair: Sendable {
       guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
       // A note of another pitch played as a repeat of the previous one (a wrong note that
       // changes nothing audible but the attack) needs a clearer re-attack.
-      let rise = sameNote(sound.frequencyHz, expectedHz) ? dipDecibels : otherPitchDipDecibels
+      let samePitch = sameNote(sound.frequencyHz, expectedHz)
+      let rise = samePitch ? dipDecibels : otherPitchDipDecibels
       // A repeat played without a dip (tongued legato) shows in the partials' phases only.
       guard
         let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
-          ?? (sameNote(sound.frequencyHz, expectedHz)
-            ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil)
+          ?? (samePitch ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil)
       else {
         continue
       }

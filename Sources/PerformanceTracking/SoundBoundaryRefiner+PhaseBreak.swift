@@ -26,7 +26,7 @@ extension SoundBoundaryRefiner {
     let from = max(sound.start + 0.05, time - within - 0.1)
     let to = min(sound.end - 0.02, time + within)
     guard to - from > 0.1 else { return nil }
-    let harmonics = (1...8).map { Double($0) * f }.filter { $0 < min(maximumHarmonicHz, sampleRate / 2 - 200) }
+    let harmonics = Array(self.harmonics(of: f, clearOf: nil, window: windowSeconds).prefix(8))
     let hop = max(1, Int((hopSeconds * sampleRate).rounded()))
     let start = Int((from * sampleRate).rounded())
     let count = Int((to - from) * sampleRate) / hop + 1
