@@ -37,7 +37,7 @@ public final class MPMEstimator: PitchEstimator {
     self.configuration = configuration
     self.cutoff = cutoff
     self.clarityThreshold = clarityThreshold
-    analysis = try PeriodicityAnalysis(configuration: configuration)
+    analysis = try PeriodicityAnalysis(configuration: configuration, computesSquareDifference: true)
     decider = MPMDecider(cutoff: Float(cutoff), clarityThreshold: Float(clarityThreshold))
   }
 

@@ -56,12 +56,20 @@ struct PeriodicityAnalysis: ~Copyable {
   private let windowPower: UnsafeMutableBufferPointer<Float>
   private var noiseAge = 0
 
-  /// `d(τ)`, `d′(τ)` and `n(τ)` of the last analyzed frame, for `τ` in `0...maximumLag + 1`.
-  let difference: UnsafeMutableBufferPointer<Float>
+  /// `d′(τ)` and `n(τ)` of the last analyzed frame, for `τ` in `0...maximumLag + 1`; `n(τ)`
+  /// only when asked for in `init` (McLeod's estimator), zeros otherwise.
   let normalizedDifference: UnsafeMutableBufferPointer<Float>
   let squareDifference: UnsafeMutableBufferPointer<Float>
+  /// Whether ``squareDifference`` is computed.
+  let computesSquareDifference: Bool
+  /// `W / (W − τ)` per lag: the steady noise's correlation per sample scaled to the window.
+  private let noiseScale: UnsafeMutableBufferPointer<Double>
   /// The mean of `d(1…τ)`, the denominator of `d′(τ)`.
   private let cumulativeMean: UnsafeMutableBufferPointer<Float>
+  /// ``refinedDip(_:)``'s work for the frame: the cross spectrum's real parts `Re(C_k)` in
+  /// double precision and times `ω_k` and `ω_k²` (four bins a step from bin 1, as its sums run),
+  /// prepared at the first refinement of a frame, and the dips already refined in it.
+  private let refinement: RefinementScratch
 
   /// Analysis samples written to the ring, counting the leading silence before the first centre.
   private var written: Int
@@ -79,7 +87,10 @@ struct PeriodicityAnalysis: ~Copyable {
   /// The recent peak level, in dBFS.
   private var peakLevel = -Double.infinity
 
-  init(configuration: PitchConfiguration) throws(PitchDSPError) {
+  /// - Parameters:
+  ///   - configuration: Sample rate, range, hop and window.
+  ///   - computesSquareDifference: Whether to compute `n(τ)` (``squareDifference``) too.
+  init(configuration: PitchConfiguration, computesSquareDifference: Bool = false) throws(PitchDSPError) {
     try configuration.validate()
     let plan = PeriodicityPlan(configuration)
     // Everything that can throw comes first: a noncopyable value is initialized all at once.
@@ -117,10 +128,15 @@ struct PeriodicityAnalysis: ~Copyable {
     noiseFloor = NoiseFloor(bins: bins)
     noiseCorrelation = .zeroed(plan.fftSize)
     windowPower = .zeroed(bins)
-    difference = .zeroed(plan.maximumLag + 2)
     normalizedDifference = .zeroed(plan.maximumLag + 2)
+    self.computesSquareDifference = computesSquareDifference
+    noiseScale = .zeroed(plan.maximumLag + 2)
+    for tau in 0..<noiseScale.count {
+      noiseScale[tau] = Double(plan.windowLength) / Double(max(1, plan.windowLength - tau))
+    }
     squareDifference = .zeroed(plan.maximumLag + 2)
     cumulativeMean = .zeroed(plan.maximumLag + 2)
+    refinement = RefinementScratch(bins: plan.fftSize / 2)
     written = plan.centreOffset
   }
 
@@ -133,10 +149,11 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     noiseFloor.deallocate()
     prefixEnergy.deallocate()
-    difference.deallocate()
+    noiseScale.deallocate()
     normalizedDifference.deallocate()
     squareDifference.deallocate()
     cumulativeMean.deallocate()
+    refinement.deallocate()
   }
 
   /// The seconds from a sample's arrival until the frame centred on it can be analyzed: half a
@@ -280,11 +297,19 @@ struct PeriodicityAnalysis: ~Copyable {
     guard start + n <= written else { return false }
     frameTime = Double(nextFrame) * Double(configuration.hopSize) / configuration.sampleRate
     nextFrame += 1
+    refinement.forgetFrame()
     let mask = ringCapacity - 1
     let size = plan.fftSize
     let w = plan.windowLength
-    for i in 0..<n { frame[i] = ring[(start + i) & mask] }
-    for i in n..<size { frame[i] = 0 }
+    // The frame from the ring, two contiguous runs at most; its tail up to the FFT size stays
+    // zero from `init`.
+    let first = start & mask
+    let head = min(n, ringCapacity - first)
+    let floatSize = MemoryLayout<Float>.stride
+    UnsafeMutableRawPointer(frame.baseAddress!).copyMemory(from: ring.baseAddress! + first, byteCount: head * floatSize)
+    if head < n {
+      UnsafeMutableRawPointer(frame.baseAddress! + head).copyMemory(from: ring.baseAddress!, byteCount: (n - head) * floatSize)
+    }
 
     // Energies: prefix sums of squares in double precision.
     var sum = 0.0
@@ -307,7 +332,6 @@ struct PeriodicityAnalysis: ~Copyable {
     voicingGate = isSilent ? 0 : max(0, min(1, (levelDBFS - gateLevel) / 6 + 1))
     if isSilent {
       for tau in 0...margin {
-        difference[tau] = 0
         normalizedDifference[tau] = 1
         squareDifference[tau] = 0
       }
@@ -318,7 +342,7 @@ struct PeriodicityAnalysis: ~Copyable {
     // A = F(a), B = F(x), r = F⁻¹(conj(A)·B), with r(−τ) at index size − τ (no wrap-around:
     // every j + τ stays inside the frame). Keeping the window in place also leaves conj(A)·B
     // as the spectrum of r itself, which ``refinedLag(_:)`` interpolates.
-    for i in 0..<size { windowed[i] = 0 }
+    // Only the window's span is ever written: the rest of `windowed` stays zero from `init`.
     for i in margin..<(margin + w) { windowed[i] = frame[i] }
     let fft = self.fft
     let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
@@ -329,7 +353,20 @@ struct PeriodicityAnalysis: ~Copyable {
     if compensation > 0 {
       for k in 0...(size / 2) { windowPower[k] = aRe[k] * aRe[k] + aIm[k] * aIm[k] }
     }
-    for k in 0...(size / 2) {
+    // conj(A)·B, four bins at a time (the bins are size/2 + 1: the last one alone).
+    let quads = (size / 2 + 1) / 4
+    let (pARe, pAIm) = (UnsafeMutableRawPointer(aRe.baseAddress!), UnsafeMutableRawPointer(aIm.baseAddress!))
+    let (pBRe, pBIm) = (UnsafeRawPointer(bRe.baseAddress!), UnsafeRawPointer(bIm.baseAddress!))
+    for q in 0..<quads {
+      let offset = q &* 4 &* MemoryLayout<Float>.stride
+      let ar = pARe.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+      let ai = pAIm.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+      let br = pBRe.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+      let bi = pBIm.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
+      pARe.storeBytes(of: ar * br + ai * bi, toByteOffset: offset, as: SIMD4<Float>.self)
+      pAIm.storeBytes(of: ar * bi - ai * br, toByteOffset: offset, as: SIMD4<Float>.self)
+    }
+    for k in (4 * quads)...(size / 2) {
       let re = aRe[k] * bRe[k] + aIm[k] * bIm[k]
       let im = aRe[k] * bIm[k] - aIm[k] * bRe[k]
       aRe[k] = re
@@ -356,7 +393,6 @@ struct PeriodicityAnalysis: ~Copyable {
     var plainCumulative = 0.0
     var plainDeepest = Double.infinity  // the uncompensated d′'s deepest point in the lag range
     let learning = compensation > 0
-    difference[0] = 0
     normalizedDifference[0] = 1
     squareDifference[0] = 1
     for tau in 1...margin {
@@ -372,16 +408,17 @@ struct PeriodicityAnalysis: ~Copyable {
       var d = plain
       var energy = m
       if compensating {
-        let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * Double(w) / Double(max(1, w - tau)))
+        let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * noiseScale[tau])
         d = max(plain - compensation * noise, (1 - compensation) * plain)
         energy = max(m - noiseEnergyShare, (1 - compensation) * m)
       }
-      difference[tau] = Float(d)
       cumulative += d
       cumulativeMean[tau] = Float(cumulative / Double(tau))
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
       // n(τ) = 2r(τ)/m(τ) = 1 − d(τ)/m(τ), from the compensated d and m.
-      squareDifference[tau] = energy > 0 ? Float(max(-1, min(1, 1 - d / energy))) : 0
+      if computesSquareDifference {
+        squareDifference[tau] = energy > 0 ? Float(max(-1, min(1, 1 - d / energy))) : 0
+      }
     }
     // A frame without a period is noise to learn from.
     if learning, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
@@ -453,8 +490,11 @@ extension PeriodicityAnalysis {
     let margin = plan.lagMargin
     // From this many samples per period on, the parabola's bias is a fraction of a cent.
     guard tau > 1, tau + 1 < margin, tau < Self.refinementMaximumLag else { return vertex }
+    if let known = refinement.dip(at: tau) { return known }
     let half = plan.fftSize / 2
     let theta = 2 * Double.pi / Double(plan.fftSize)
+    if !refinement.isPrepared { prepareRefinement(half: half, theta: theta) }
+    let (spectrum, spectrumOmega, spectrumOmega2) = (refinement.real, refinement.realOmega, refinement.realOmega2)
     let w = plan.windowLength
     let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
     func shiftedEnergy(_ t: Int) -> Double {
@@ -474,24 +514,20 @@ extension PeriodicityAnalysis {
       let (cos4, sin4) = (cos3 * stepCos - sin3 * stepSin, sin3 * stepCos + cos3 * stepSin)
       var laneCos = SIMD4<Double>(stepCos, cos2, cos3, cos4)
       var laneSin = SIMD4<Double>(stepSin, sin2, sin3, sin4)
-      var laneOmega = SIMD4<Double>(1, 2, 3, 4) * theta
-      let omegaStep = 4 * theta
       var values = SIMD4<Double>.zero
       var firsts = SIMD4<Double>.zero
       var seconds = SIMD4<Double>.zero
       var k = 1
+      var step = 0
       while k + 3 < half {
-        let re = SIMD4<Double>(
-          Double(spectrumARe[k]), Double(spectrumARe[k + 1]), Double(spectrumARe[k + 2]),
-          Double(spectrumARe[k + 3]))
-        values += re * laneCos
-        firsts -= re * laneOmega * laneSin
-        seconds -= re * laneOmega * laneOmega * laneCos
+        values += spectrum[step] * laneCos
+        firsts -= spectrumOmega[step] * laneSin
+        seconds -= spectrumOmega2[step] * laneCos
         let nextCos = laneCos * cos4 - laneSin * sin4
         laneSin = laneSin * cos4 + laneCos * sin4
         laneCos = nextCos
-        laneOmega += omegaStep
         k += 4
+        step += 1
       }
       var value = values.sum()
       var first = firsts.sum()
@@ -533,7 +569,101 @@ extension PeriodicityAnalysis {
       lag = next
       if converged { break }
     }
+    refinement.remember(tau: tau, dip: (lag, depth))
     return (lag, depth)
+  }
+
+  /// Fills ``refinement``'s spectra for the frame: `Re(C_k)`, `Re(C_k)·ω_k` and `Re(C_k)·ω_k²`
+  /// over bins 1, 2, … four at a time, `ω_k` accumulated as the sums once did (so the refined
+  /// dips are the same to the last bit).
+  @_noLocks
+  private func prepareRefinement(half: Int, theta: Double) {
+    var laneOmega = SIMD4<Double>(1, 2, 3, 4) * theta
+    let omegaStep = 4 * theta
+    var k = 1
+    var step = 0
+    while k + 3 < half {
+      let re = SIMD4<Double>(
+        Double(spectrumARe[k]), Double(spectrumARe[k + 1]), Double(spectrumARe[k + 2]), Double(spectrumARe[k + 3]))
+      let reOmega = re * laneOmega
+      refinement.real[step] = re
+      refinement.realOmega[step] = reOmega
+      refinement.realOmega2[step] = reOmega * laneOmega
+      laneOmega += omegaStep
+      k += 4
+      step += 1
+    }
+    refinement.isPrepared = true
+  }
+}
+
+/// The per-frame scratch of ``PeriodicityAnalysis/refinedDip(_:)``: allocated once, written
+/// through pointers from the analysis's non-mutating queries (a plain struct of pointers).
+struct RefinementScratch {
+  /// Dips remembered per frame; a frame refines its likeliest candidate and, when a dip may be
+  /// half the period, that dip and its double.
+  static let capacity = 8
+  let real: UnsafeMutableBufferPointer<SIMD4<Double>>
+  let realOmega: UnsafeMutableBufferPointer<SIMD4<Double>>
+  let realOmega2: UnsafeMutableBufferPointer<SIMD4<Double>>
+  private let state: UnsafeMutablePointer<Int>  // [prepared, count]
+  private let taus: UnsafeMutableBufferPointer<Int>
+  private let lags: UnsafeMutableBufferPointer<Double>
+  private let depths: UnsafeMutableBufferPointer<Float>
+
+  init(bins: Int) {
+    let steps = max(1, bins / 4)
+    real = .allocate(capacity: steps)
+    real.initialize(repeating: .zero)
+    realOmega = .allocate(capacity: steps)
+    realOmega.initialize(repeating: .zero)
+    realOmega2 = .allocate(capacity: steps)
+    realOmega2.initialize(repeating: .zero)
+    state = .allocate(capacity: 2)
+    state.initialize(repeating: 0, count: 2)
+    taus = .zeroed(Self.capacity)
+    lags = .zeroed(Self.capacity)
+    depths = .zeroed(Self.capacity)
+  }
+
+  func deallocate() {
+    real.deallocate()
+    realOmega.deallocate()
+    realOmega2.deallocate()
+    state.deallocate()
+    taus.deallocate()
+    lags.deallocate()
+    depths.deallocate()
+  }
+
+  /// Whether the spectra hold this frame's.
+  var isPrepared: Bool {
+    get { state[0] != 0 }
+    nonmutating set { state[0] = newValue ? 1 : 0 }
+  }
+
+  /// A new frame: nothing prepared or remembered.
+  @_noLocks
+  func forgetFrame() {
+    state[0] = 0
+    state[1] = 0
+  }
+
+  /// The dip refined at `tau` in this frame, if any.
+  @_noLocks
+  func dip(at tau: Int) -> (lag: Double, depth: Float)? {
+    for i in 0..<state[1] where taus[i] == tau { return (lags[i], depths[i]) }
+    return nil
+  }
+
+  @_noLocks
+  func remember(tau: Int, dip: (lag: Double, depth: Float)) {
+    let count = state[1]
+    guard count < Self.capacity else { return }
+    taus[count] = tau
+    lags[count] = dip.lag
+    depths[count] = dip.depth
+    state[1] = count + 1
   }
 }
 

@@ -52,6 +52,12 @@ struct ProbabilisticYINCandidates: ~Copyable {
   private let troughPeriodLags: UnsafeMutableBufferPointer<Int>
   /// Per trough, whether it is handed over to its double and so earns only a long shot.
   private let troughLongShots: UnsafeMutableBufferPointer<Bool>
+  /// Per trough, the index of the first threshold it is below (`thresholdCount`: none).
+  private let troughEntries: UnsafeMutableBufferPointer<Int>
+  /// The troughs below the current threshold, in lag order.
+  private let belowTroughs: UnsafeMutableBufferPointer<Int>
+  /// Per threshold, whether a trough is first below it (cleared as the thresholds are run).
+  private let thresholdEntries: UnsafeMutableBufferPointer<Bool>
 
   /// The candidates of the last frame: frequency, probability and pitch bin.
   let frequencies: UnsafeMutableBufferPointer<Double>
@@ -79,6 +85,10 @@ struct ProbabilisticYINCandidates: ~Copyable {
     troughPeriodLags = .zeroed(m)
     troughLongShots = .allocate(capacity: m)
     troughLongShots.initialize(repeating: false)
+    troughEntries = .zeroed(m)
+    belowTroughs = .zeroed(m)
+    thresholdEntries = .allocate(capacity: n)
+    thresholdEntries.initialize(repeating: false)
     frequencies = .zeroed(m)
     probabilities = .zeroed(m)
     binIndices = .zeroed(m)
@@ -92,6 +102,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
     troughVertexDepths.deallocate()
     troughPeriodLags.deallocate()
     troughLongShots.deallocate()
+    troughEntries.deallocate()
+    belowTroughs.deallocate()
+    thresholdEntries.deallocate()
     frequencies.deallocate()
     probabilities.deallocate()
     binIndices.deallocate()
@@ -149,11 +162,28 @@ struct ProbabilisticYINCandidates: ~Copyable {
       if isHandedOver { longShots += 1 }
       if deepest < 0 || troughDepths[k] < troughDepths[deepest] { deepest = k }
     }
-    for k in 0..<troughs { probabilities[k] = 0 }
-    for i in 0..<Self.thresholdCount {
-      let threshold = Float(i + 1) / Float(Self.thresholdCount)
-      var below = 0
-      for k in 0..<troughs where troughDepths[k] < threshold { below += 1 }
+    // Each trough is below the thresholds from the first one above its depth on; the troughs
+    // below the current threshold, in lag order, change only when one enters.
+    let thresholds = Self.thresholdCount
+    for k in 0..<troughs {
+      probabilities[k] = 0
+      let depth = troughDepths[k]
+      // A guess from the depth, then the exact comparison decides (never below: `thresholds`).
+      var i = depth >= 0 && depth <= 1 ? max(0, Int(depth * Float(thresholds)) - 1) : (depth < 0 ? 0 : thresholds)
+      while i < thresholds, !(depth < Float(i + 1) / Float(thresholds)) { i += 1 }
+      troughEntries[k] = i
+      if i < thresholds { thresholdEntries[i] = true }
+    }
+    var below = 0
+    for i in 0..<thresholds {
+      if thresholdEntries[i] {
+        thresholdEntries[i] = false
+        below = 0
+        for k in 0..<troughs where troughEntries[k] <= i {
+          belowTroughs[below] = k
+          below += 1
+        }
+      }
       let weight = thresholdWeights[i]
       if below == 0 {
         probabilities[deepest] += weight * Self.noTroughProbability
@@ -161,10 +191,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
       }
       // Boltzmann pmf over the troughs below: (1 − e^−λ)·e^−λj / (1 − e^−λn).
       let norm = (1 - boltzmannTerms[1]) / (1 - boltzmannTerms[below])
-      var j = 0
-      for k in 0..<troughs where troughDepths[k] < threshold {
-        probabilities[k] += weight * norm * boltzmannTerms[j]
-        j += 1
+      for j in 0..<below {
+        probabilities[belowTroughs[j]] += weight * norm * boltzmannTerms[j]
       }
     }
     // A handed-over trough earns what a frame without troughs gives its deepest, for each
@@ -240,6 +268,8 @@ struct PitchHMM: ~Copyable {
   private let fromVoiced: UnsafeMutableBufferPointer<Float>
   private let fromUnvoiced: UnsafeMutableBufferPointer<Float>
   private let observation: UnsafeMutableBufferPointer<Float>
+  /// Per candidate of the frame being pushed: the total probability of its bin.
+  private let binTotals: UnsafeMutableBufferPointer<Float>
   /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
   /// top bit: set = came from unvoiced).
   private let backPointers: UnsafeMutableBufferPointer<UInt8>
@@ -301,6 +331,7 @@ struct PitchHMM: ~Copyable {
     fromVoiced = .zeroed(padded)
     fromUnvoiced = .zeroed(padded)
     observation = .zeroed(n)
+    binTotals = .zeroed(ProbabilisticYINCandidates.maximumCandidates)
     backPointers = .zeroed((lag + 1) * 2 * n)
     let m = ProbabilisticYINCandidates.maximumCandidates
     slotFrequencies = .zeroed((lag + 1) * m)
@@ -311,7 +342,7 @@ struct PitchHMM: ~Copyable {
   }
 
   deinit {
-    for b in [paddedVoiced, paddedUnvoiced, nextVoiced, nextUnvoiced, fromVoiced, fromUnvoiced, observation, logTransitions] {
+    for b in [paddedVoiced, paddedUnvoiced, nextVoiced, nextUnvoiced, fromVoiced, fromUnvoiced, observation, binTotals, logTransitions] {
       b.deallocate()
     }
     backPointers.deallocate()
@@ -353,9 +384,14 @@ struct PitchHMM: ~Copyable {
     // RT-audited: libm's log is a pure function; it neither allocates nor locks.
     let unvoicedProbability = max(Float(1 - candidates.voicedProbability) / Float(n), floor)
     let logUnvoiced = _unsafePerformance { log(unvoicedProbability) }
-    for b in 0..<n {
-      let p = max(observation[b], floor)
-      observation[b] = _unsafePerformance { log(p) }
+    // Most bins hold no candidate: their log is the floor's, computed once; the few that do
+    // (a bin may hold several candidates: their sum) are taken one log each.
+    let logFloor = _unsafePerformance { log(floor) }
+    for c in 0..<candidates.count { binTotals[c] = observation[candidates.binIndices[c]] }
+    for b in 0..<n { observation[b] = logFloor }
+    for c in 0..<candidates.count {
+      let p = binTotals[c]
+      if p > floor { observation[candidates.binIndices[c]] = _unsafePerformance { log(p) } }
     }
 
     if frames == 0 {
@@ -420,30 +456,36 @@ struct PitchHMM: ~Copyable {
     let sourcesU = UnsafeRawPointer(paddedUnvoiced.baseAddress!)
     let weights = UnsafeRawPointer(logTransitions.baseAddress!)
     let stride = MemoryLayout<Float>.stride
+    let rowBytes = padded &* stride
     var j = 0
     while j < padded {
       var bestV = SIMD8<Float>(repeating: -.infinity)
       var bestU = SIMD8<Float>(repeating: -.infinity)
       var fromV = SIMD8<Float>(repeating: Float(jump))
       var fromU = SIMD8<Float>(repeating: Float(jump))
-      for k in 0..<width {
-        let t = weights.loadUnaligned(fromByteOffset: (k * padded + j) * stride, as: SIMD8<Float>.self)
-        let offset = SIMD8<Float>(repeating: Float(k))
-        let v = sourcesV.loadUnaligned(fromByteOffset: (j + k) * stride, as: SIMD8<Float>.self) + t
+      var offset = SIMD8<Float>.zero
+      // Wrapping arithmetic: every offset is within the padded buffers (no overflow to check).
+      let byteOffset = j &* stride
+      var weightByte = byteOffset
+      var sourceByte = byteOffset
+      for _ in 0..<width {
+        let t = weights.loadUnaligned(fromByteOffset: weightByte, as: SIMD8<Float>.self)
+        let v = sourcesV.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
         let betterV = v .> bestV
         bestV.replace(with: v, where: betterV)
         fromV.replace(with: offset, where: betterV)
-        let u = sourcesU.loadUnaligned(fromByteOffset: (j + k) * stride, as: SIMD8<Float>.self) + t
+        let u = sourcesU.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
         let betterU = u .> bestU
         bestU.replace(with: u, where: betterU)
         fromU.replace(with: offset, where: betterU)
+        offset += 1
+        weightByte &+= rowBytes
+        sourceByte &+= stride
       }
-      for lane in 0..<lanes {
-        nextVoiced[j + lane] = bestV[lane]
-        nextUnvoiced[j + lane] = bestU[lane]
-        fromVoiced[j + lane] = fromV[lane]
-        fromUnvoiced[j + lane] = fromU[lane]
-      }
+      UnsafeMutableRawPointer(nextVoiced.baseAddress!).storeBytes(of: bestV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(nextUnvoiced.baseAddress!).storeBytes(of: bestU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(fromVoiced.baseAddress!).storeBytes(of: fromV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      UnsafeMutableRawPointer(fromUnvoiced.baseAddress!).storeBytes(of: fromU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
       j += lanes
     }
     var best: Float = -.infinity

@@ -409,15 +409,16 @@ private func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: 
   var acc0 = SIMD8<Float>()
   var acc1 = SIMD8<Float>()
   var offset = 0
-  let bytes = count * MemoryLayout<Float>.stride
-  while offset + 64 <= bytes {
+  let bytes = count &* MemoryLayout<Float>.stride
+  // Wrapping arithmetic: the offsets stay within `count` floats (no overflow to check).
+  while offset &+ 64 <= bytes {
     acc0 +=
       ra.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
       * rb.loadUnaligned(fromByteOffset: offset, as: SIMD8<Float>.self)
     acc1 +=
-      ra.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
-      * rb.loadUnaligned(fromByteOffset: offset + 32, as: SIMD8<Float>.self)
-    offset += 64
+      ra.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
+      * rb.loadUnaligned(fromByteOffset: offset &+ 32, as: SIMD8<Float>.self)
+    offset &+= 64
   }
   if offset < bytes {
     acc0 +=
