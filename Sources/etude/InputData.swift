@@ -15,4 +15,15 @@ enum InputData {
       throw ValidationError("cannot read \(path): \(error.localizedDescription)")
     }
   }
+
+  /// Reads `path` as UTF-8 text.
+  ///
+  /// - Throws: `ValidationError` naming the file when it cannot be read or is not UTF-8.
+  static func readText(_ path: String) throws -> String {
+    let data = try read(path)
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ValidationError("\(path == "-" ? "standard input" : path): not UTF-8 text")
+    }
+    return text
+  }
 }

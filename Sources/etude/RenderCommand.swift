@@ -88,10 +88,7 @@ struct RenderCommand: ParsableCommand {
     case "musicxml", "xml", "mxl":
       return Song(try Score(contentsOf: url))
     case "tab", "txt":
-      let text: String
-      do { text = try String(contentsOf: url, encoding: .utf8) } catch {
-        throw ValidationError("cannot read \(path): \(error.localizedDescription)")
-      }
+      let text = try InputData.readText(path)
       return Song(
         name: url.deletingPathExtension().lastPathComponent,
         notes: try TabNotation.parse(text).notes(tempo: tempo))

@@ -49,12 +49,8 @@ struct SynthCommand: ParsableCommand {
     let text: String
     if let tab {
       text = tab
-    } else if tabFile == "-" {
-      text = String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
     } else {
-      do { text = try String(contentsOf: URL(fileURLWithPath: tabFile!), encoding: .utf8) } catch {
-        throw ValidationError("cannot read \(tabFile!): \(error.localizedDescription)")
-      }
+      text = try InputData.readText(tabFile!)
     }
     let song = Song(name: "tab", notes: try TabNotation.parse(text).notes(tempo: tempo))
     let samples = instrument.render(song, with: SongRenderer(sampleRate: audio.rate))

@@ -58,6 +58,23 @@ import Testing
     #expect(abs(cents(try medianFrequency(samples, sampleRate: 44_100, from: 0.2, to: 1.5), from: g4)) < 2)
   }
 
+  @Test func tabFilesAreReadFromAPathOrStandardInputAndMustBeUTF8() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let piped = try runEtude(["synth", "--tab-file", "-", "-"], stdin: Data(#"("13",1)|("12",1)"#.utf8))
+    #expect(piped.status == 0, "\(piped.err)")
+    #expect(piped.err.contains("2 notes"))
+    // A Latin-1 byte is not UTF-8: a clear error naming the file, in `synth` and in `render`.
+    let latin1 = directory.appendingPathComponent("song.tab")
+    try Data([0x28, 0x22, 0x31, 0x33, 0x22, 0x2C, 0x31, 0x29, 0x20, 0xE9]).write(to: latin1)
+    for arguments in [["synth", "--tab-file", latin1.path, "-"], ["render", latin1.path, "-"]] {
+      let result = try runEtude(arguments)
+      #expect(result.status != 0)
+      #expect(result.err.contains("song.tab: not UTF-8 text"), "\(result.err)")
+      #expect(result.out.isEmpty)
+    }
+  }
+
   @Test func aTabSyntaxErrorNamesItsColumn() throws {
     let result = try runEtude(["synth", "--tab", #"("13",1.5)|("1x",0.5)"#, "-"])
     #expect(result.status != 0)
