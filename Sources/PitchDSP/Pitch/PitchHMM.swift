@@ -28,6 +28,10 @@ struct PitchBins: Sendable, Hashable {
 /// (pYIN's first stage).
 struct ProbabilisticYINCandidates: ~Copyable {
   static let maximumCandidates = 32
+  /// With no room left, a trough this deep (`d′` at its vertex) replaces the shallowest kept...
+  static let clearDip: Float = 0.3
+  /// ...if that one is a ripple, no deeper than this.
+  static let ripple: Float = 0.5
   static let thresholdCount = 100
   /// The probability the deepest trough earns, per threshold, when no trough is below it.
   static let noTroughProbability = 0.01
@@ -119,18 +123,39 @@ struct ProbabilisticYINCandidates: ~Copyable {
     guard gate > 0 else { return }
     let d = analysis.normalizedDifference
     // Troughs: local minima of d′ within the lag range, in lag order (the highest pitch first).
+    // When there are more than the candidates' room (noise makes d′ ragged: a hundred ripples
+    // at short lags), a clear dip further on (below ``clearDip``) takes the place of the
+    // shallowest ripple kept (at or above ``ripple``), so that a low note's period past the
+    // ripples still counts; deeper troughs are never dropped (a high note's period and its
+    // multiples fill the room with deep dips, and the first of them is the period).
     var troughs = 0
     var tau = max(plan.minimumLag, 1)
-    while tau < plan.maximumLag, troughs < Self.maximumCandidates {
+    while tau < plan.maximumLag {
       if d[tau] < d[tau - 1], d[tau] <= d[tau + 1] {
-        troughLags[troughs] = tau
-        troughVertexDepths[troughs] = max(0, parabolicExtremum(d, at: tau))
-        troughPeriodLags[troughs] = analysis.periodLag(startingAt: tau)
-        troughs += 1
+        let depth = max(0, parabolicExtremum(d, at: tau))
+        if troughs < Self.maximumCandidates {
+          troughLags[troughs] = tau
+          troughVertexDepths[troughs] = depth
+          troughs += 1
+        } else if depth < Self.clearDip {
+          // The shallowest kept (the last of equals) gives way if it is a ripple: the others
+          // move up so that the list stays in lag order.
+          var shallowest = 0
+          for k in 1..<troughs where troughVertexDepths[k] >= troughVertexDepths[shallowest] { shallowest = k }
+          if troughVertexDepths[shallowest] >= Self.ripple {
+            for k in shallowest..<(troughs - 1) {
+              troughLags[k] = troughLags[k + 1]
+              troughVertexDepths[k] = troughVertexDepths[k + 1]
+            }
+            troughLags[troughs - 1] = tau
+            troughVertexDepths[troughs - 1] = depth
+          }
+        }
       }
       tau += 1
     }
     guard troughs > 0 else { return }
+    for k in 0..<troughs { troughPeriodLags[k] = analysis.periodLag(startingAt: troughLags[k]) }
     // Side troughs: a trough with a deeper one within an eighth of its lag is a ripple on the
     // flank of that dip (stretched partials of a piano or a bass string, beating, detuned
     // voices), not a period of its own, however deep it is: it is below no threshold. Two

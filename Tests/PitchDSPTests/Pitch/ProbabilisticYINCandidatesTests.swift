@@ -37,6 +37,46 @@ import _TestSupport
     #expect(result.medianCents < 5, "\(method), formant at partial \(formantPartial): \(result)")
   }
 
+  /// A low note in white noise (5 dB SNR): the noise makes `d′` ragged, with far more local
+  /// minima at short lags than there is room for candidates. When the troughs were taken in lag
+  /// order until the room was full, the dip at a 60–80 Hz period was never reached and pYIN
+  /// called the note unvoiced (0 % of frames; a bass guitar's and a tuba's notes in the project's
+  /// evaluation at 10 dB); the deepest troughs are kept now.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive], [60.0, 80])
+  func aLowNoteInNoiseIsFoundPastTheRipples(method: PitchMethod, frequency: Double) throws {
+    let length = SignalLength.seconds(2)
+    let tone = Self.generator.harmonicTone(
+      fundamentalHz: frequency, partialAmplitudes: (1...10).map { 1 / Double($0) }, length: length)
+    let noise = Self.generator.gaussianNoise(length: length, seed: 7)
+    let noisy = Signal.mixed(tone.map { 0.2 * $0 }, noise: noise, snrDB: 5)
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: noisy.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let result = accuracy(estimator.estimates(for: noisy), truth: { _ in frequency }, from: 0.3, to: 1.7)
+    #expect(result.rawPitch >= 0.95, "\(method), \(frequency) Hz: \(result)")
+  }
+
+  /// A note near the top of the range in light noise: its period is about 11 lags, so its dip
+  /// and its multiples fill the candidates' room, all deep. Only ripples give way to a later
+  /// dip; when the deepest troughs were kept whatever their depth, a multiple sampled nearer a
+  /// whole lag pushed the period out and a flute's 1.98 kHz note was read a twelfth low.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive], [1900.0, 1975])
+  func aHighNotesPeriodIsNotCrowdedOutByItsMultiples(method: PitchMethod, frequency: Double) throws {
+    let length = SignalLength.seconds(1)
+    let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.33, 0.25], length: length)
+    let noise = Self.generator.gaussianNoise(length: length, seed: 11)
+    let noisy = Signal.mixed(tone.map { 0.2 * $0 }, noise: noise, snrDB: 25)
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: noisy.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let result = accuracy(estimator.estimates(for: noisy), truth: { _ in frequency }, from: 0.2, to: 0.8)
+    #expect(result.rawPitch >= 0.95, "\(method), \(frequency) Hz: \(result)")
+  }
+
   /// A steady tone whose first 50 ms carry a sub-harmonic (odd partials of half its frequency,
   /// faded out over the next 30 ms), as in the first cycles of a looped sample. In the attack,
   /// the dip at twice the period is far deeper, so the period hands over to it; when that took
