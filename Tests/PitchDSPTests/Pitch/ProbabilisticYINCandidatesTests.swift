@@ -37,6 +37,24 @@ import _TestSupport
     #expect(result.medianCents < 5, "\(method), formant at partial \(formantPartial): \(result)")
   }
 
+  /// pYIN's accuracy on a harmonic tone in Gaussian noise at `snr` dB, over all but its first
+  /// and last 0.2–0.3 s.
+  static func accuracyInNoise(
+    method: PitchMethod, frequency: Double, partials: [Double], seconds: Double, snr: Double, seed: UInt64
+  ) throws -> (medianCents: Double, rawPitch: Double) {
+    let length = SignalLength.seconds(seconds)
+    let tone = generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: partials, length: length)
+    let noise = generator.gaussianNoise(length: length, seed: seed)
+    let noisy = Signal.mixed(tone.map { 0.2 * $0 }, noise: noise, snrDB: snr)
+    let configuration = PitchConfiguration(sampleRate: rate)
+    let estimator: any PitchEstimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: noisy.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let margin = min(0.3, seconds / 5)
+    return accuracy(estimator.estimates(for: noisy), truth: { _ in frequency }, from: margin, to: seconds - margin)
+  }
+
   /// A low note in white noise (5 dB SNR): the noise makes `d′` ragged, with far more local
   /// minima at short lags than there is room for candidates. When the troughs were taken in lag
   /// order until the room was full, the dip at a 60–80 Hz period was never reached and pYIN
@@ -44,17 +62,8 @@ import _TestSupport
   /// evaluation at 10 dB); the deepest troughs are kept now.
   @Test(arguments: [PitchMethod.pyin, .pyinLive], [60.0, 80])
   func aLowNoteInNoiseIsFoundPastTheRipples(method: PitchMethod, frequency: Double) throws {
-    let length = SignalLength.seconds(2)
-    let tone = Self.generator.harmonicTone(
-      fundamentalHz: frequency, partialAmplitudes: (1...10).map { 1 / Double($0) }, length: length)
-    let noise = Self.generator.gaussianNoise(length: length, seed: 7)
-    let noisy = Signal.mixed(tone.map { 0.2 * $0 }, noise: noise, snrDB: 5)
-    let configuration = PitchConfiguration(sampleRate: Self.rate)
-    let estimator: any PitchEstimator =
-      method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: noisy.count)
-      : try ProbabilisticYINEstimator(configuration: configuration)
-    let result = accuracy(estimator.estimates(for: noisy), truth: { _ in frequency }, from: 0.3, to: 1.7)
+    let result = try Self.accuracyInNoise(
+      method: method, frequency: frequency, partials: (1...10).map { 1 / Double($0) }, seconds: 2, snr: 5, seed: 7)
     #expect(result.rawPitch >= 0.95, "\(method), \(frequency) Hz: \(result)")
   }
 
@@ -64,16 +73,8 @@ import _TestSupport
   /// whole lag pushed the period out and a flute's 1.98 kHz note was read a twelfth low.
   @Test(arguments: [PitchMethod.pyin, .pyinLive], [1900.0, 1975])
   func aHighNotesPeriodIsNotCrowdedOutByItsMultiples(method: PitchMethod, frequency: Double) throws {
-    let length = SignalLength.seconds(1)
-    let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.33, 0.25], length: length)
-    let noise = Self.generator.gaussianNoise(length: length, seed: 11)
-    let noisy = Signal.mixed(tone.map { 0.2 * $0 }, noise: noise, snrDB: 25)
-    let configuration = PitchConfiguration(sampleRate: Self.rate)
-    let estimator: any PitchEstimator =
-      method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: noisy.count)
-      : try ProbabilisticYINEstimator(configuration: configuration)
-    let result = accuracy(estimator.estimates(for: noisy), truth: { _ in frequency }, from: 0.2, to: 0.8)
+    let result = try Self.accuracyInNoise(
+      method: method, frequency: frequency, partials: [1, 0.5, 0.33, 0.25], seconds: 1, snr: 25, seed: 11)
     #expect(result.rawPitch >= 0.95, "\(method), \(frequency) Hz: \(result)")
   }
 
