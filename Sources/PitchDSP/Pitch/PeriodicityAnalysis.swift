@@ -599,6 +599,8 @@ extension PeriodicityAnalysis {
 
 /// The per-frame scratch of ``PeriodicityAnalysis/refinedDip(_:)``: allocated once, written
 /// through pointers from the analysis's non-mutating queries (a plain struct of pointers).
+/// It lives in this file because the `@_noLocks` check of a debug (per-file) build needs the
+/// bodies of the methods the analysis calls.
 struct RefinementScratch {
   /// Dips remembered per frame; a frame refines its likeliest candidate and, when a dip may be
   /// half the period, that dip and its double.
@@ -656,6 +658,7 @@ struct RefinementScratch {
     return nil
   }
 
+  /// Keeps the dip refined at `tau` for the rest of the frame (while there is room).
   @_noLocks
   func remember(tau: Int, dip: (lag: Double, depth: Float)) {
     let count = state[1]
