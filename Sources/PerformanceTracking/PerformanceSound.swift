@@ -62,4 +62,14 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
 
   /// `true` when the sound has a pitch.
   public var isPitched: Bool { frequencyHz > 0 }
+
+  /// The stable pitch of ``pitchTrack``: the median frequency of its points from
+  /// `attackSeconds` after ``start`` on (of every point when none is that late), in Hz; `nil`
+  /// when the track is empty.
+  ///
+  /// - Parameter attackSeconds: The attack left out, in seconds.
+  public func stableFrequency(skippingAttack attackSeconds: Double) -> Double? {
+    let body = pitchTrack.filter { $0.time >= start + attackSeconds }.map(\.frequencyHz)
+    return SoundTracker.median(body.isEmpty ? pitchTrack.map(\.frequencyHz) : body)
+  }
 }

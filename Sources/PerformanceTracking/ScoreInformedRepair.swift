@@ -28,6 +28,10 @@ public struct ScoreInformedRepair: Sendable {
   public var dipDecibels: Double = 3
   /// The rise that makes a re-attack when the sound is not at the missed note's pitch, in dB.
   public var otherPitchDipDecibels: Double = 6
+  /// The attack left out of a split or joined sound's stable pitch, in seconds (as the
+  /// segmenter's ``NoteSegmenter/Configuration/attackSeconds``): each piece of a split takes its
+  /// own pitch, so a repeat played out of tune is heard as such, not as the pair's median.
+  public var attackSeconds: Double = 0.05
 
   /// Creates the repair with its default thresholds.
   public init() {}
@@ -58,9 +62,12 @@ public struct ScoreInformedRepair: Sendable {
           sameNote(sound.frequencyHz, last.frequencyHz), sound.start - last.end <= gapSeconds,
           nextPitched(after: note).map({ sound.start < due($0) - marginSeconds }) ?? true
         {
-          sounds[sounds.count - 1].end = sound.end
-          sounds[sounds.count - 1].pitchTrack += sound.pitchTrack
-          sounds[sounds.count - 1].peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+          var joined = last
+          joined.end = sound.end
+          joined.pitchTrack += sound.pitchTrack
+          joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
+          joined.frequencyHz = joined.stableFrequency(skippingAttack: attackSeconds) ?? last.frequencyHz
+          sounds[sounds.count - 1] = joined
           continue
         }
         sounds.append(sound)
@@ -102,6 +109,8 @@ public struct ScoreInformedRepair: Sendable {
       second.boundary = .onset
       first.pitchTrack = sound.pitchTrack.filter { $0.time < dip }
       second.pitchTrack = sound.pitchTrack.filter { $0.time >= dip }
+      first.frequencyHz = first.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+      second.frequencyHz = second.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
       // The first note may have stopped well before the re-attack (a short note, then a
       // silence the segmenter could not hear under its release).
       first.end = max(first.start + 0.01, min(dip, refiner.end(of: first, before: second)))

@@ -219,9 +219,8 @@ public struct SoundTracker: Sendable {
     joined.end = second.end
     joined.pitchTrack += second.pitchTrack
     joined.peakLevelDBFS = max(first.peakLevelDBFS, second.peakLevelDBFS)
-    let skip = configuration.segmenter.attackSeconds
-    let body = joined.pitchTrack.filter { $0.time >= joined.start + skip }.map(\.frequencyHz)
-    joined.frequencyHz = Self.median(body.isEmpty ? joined.pitchTrack.map(\.frequencyHz) : body) ?? first.frequencyHz
+    joined.frequencyHz =
+      joined.stableFrequency(skippingAttack: configuration.segmenter.attackSeconds) ?? first.frequencyHz
     return joined
   }
 

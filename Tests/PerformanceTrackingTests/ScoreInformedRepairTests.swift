@@ -44,6 +44,37 @@ import _TestSupport
     }
   }
 
+  @Test func eachPieceOfASplitTakesItsOwnPitch() {
+    // As `take()`, but the sound is 40 cents sharp up to the dip at 1.18 s and in tune after
+    // it: its stable pitch, the median over both, is the sharp one; the in-tune repeat split off
+    // must not inherit it (nor the first piece the repeat's).
+    let (plain, _) = Self.take()
+    let sharp = 440 * pow(2, 40.0 / 1200)
+    let generator = SignalGenerator(sampleRate: Self.rate)
+    let partials = [1, 0.6, 0.4, 0.2]
+    let before = generator.harmonicTone(fundamentalHz: sharp, partialAmplitudes: partials, length: .seconds(1.9))
+    let after = generator.harmonicTone(fundamentalHz: 440, partialAmplitudes: partials, length: .seconds(1.9))
+    let samples = before.indices.map { n -> Float in
+      let t = Double(n) / Self.rate
+      guard t >= 0.2, t < 1.7 else { return 0 }
+      let dip = 0.02 + 0.08 * min(1, abs(t - 1.18) / 0.02)
+      return Float(Double(t < 1.18 ? before[n] : after[n]) * min(0.1, dip))
+    }
+    let track = stride(from: 0.21, to: 1.7, by: 0.01).map {
+      PerformanceSound.PitchPoint(time: $0, frequencyHz: $0 < 1.18 ? sharp : 440)
+    }
+    let sound = PerformanceSound(start: 0.2, end: 1.7, frequencyHz: sharp, pitchTrack: track, peakLevelDBFS: -23)
+    let alignment = PerformanceAlignment(
+      notes: plain.notes, sounds: [sound], latencySeconds: 0, soundIndices: [0, nil, nil])
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    #expect(repaired.count == 2, "\(repaired)")
+    if repaired.count == 2 {
+      #expect(abs(repaired[1].start - 1.18) <= 0.02, "\(repaired[1])")
+      #expect(abs(1200 * log2(repaired[0].frequencyHz / sharp)) < 1, "\(repaired[0].frequencyHz)")
+      #expect(abs(1200 * log2(repaired[1].frequencyHz / 440)) < 1, "\(repaired[1].frequencyHz)")
+    }
+  }
+
   @Test func piecesAfterASplitOffNoteJoinIt() {
     // A4 due at 0.2 s, a long A4 due at 0.5 s (to 1.7 s), B4 due at 1.7 s. The two A4s sound as
     // one sound to 0.9 s with a dip of 14 dB at 0.5 s; a tremolo breaks the long one into two
