@@ -15,6 +15,13 @@ import Foundation
 ///
 /// A drifting tempo follows the trend; a note is then early or late *relative to the local
 /// tempo* by its own offset minus this one.
+///
+/// With ``anchorsStart``, the take is taken to start on the score's clock: a point on time
+/// (offset 0) at the first note's time joins the fit, like a note played there. Without it
+/// the first notes' trend is the line of later notes extrapolated backwards, and a drift (or
+/// one early note among the first few) swung it by 40–90 ms, calling notes played on time
+/// early or late. A take that starts off the clock on purpose keeps its own trend: the anchor
+/// is then an outlier, and its robustness weight falls to 0 like any other.
 public struct TempoTrend: Sendable, Hashable {
   /// The linked notes each local line is fitted to.
   public var neighbours: Int
@@ -25,6 +32,8 @@ public struct TempoTrend: Sendable, Hashable {
   public var maximumScaleSeconds: Double
   /// The rounds of robustness weighting after the first fit.
   public var iterations: Int
+  /// Whether a point on time at the first note anchors the trend (see above).
+  public var anchorsStart: Bool
 
   /// Creates the fit.
   ///
@@ -33,11 +42,16 @@ public struct TempoTrend: Sendable, Hashable {
   ///   - scaleSeconds: The smallest robust scale, in seconds.
   ///   - maximumScaleSeconds: The largest robust scale, in seconds.
   ///   - iterations: Rounds of robustness weighting, 0...10.
-  public init(neighbours: Int = 10, scaleSeconds: Double = 0.008, maximumScaleSeconds: Double = 0.015, iterations: Int = 3) {
+  ///   - anchorsStart: Whether a point on time at the first note anchors the trend.
+  public init(
+    neighbours: Int = 10, scaleSeconds: Double = 0.008, maximumScaleSeconds: Double = 0.015, iterations: Int = 3,
+    anchorsStart: Bool = true
+  ) {
     self.neighbours = max(2, neighbours)
     self.scaleSeconds = scaleSeconds
     self.maximumScaleSeconds = max(scaleSeconds, maximumScaleSeconds)
     self.iterations = min(10, max(0, iterations))
+    self.anchorsStart = anchorsStart
   }
 
   /// The local offset at each note.
@@ -45,10 +59,16 @@ public struct TempoTrend: Sendable, Hashable {
   /// - Parameters:
   ///   - times: Each note's expected time, in order.
   ///   - offsets: Each note's offset (played − expected), or `nil` when it was not played.
-  /// - Returns: For each note, the local offset of its neighbours (0 when none was played; the
-  ///   note's own offset when it is the only one).
+  /// - Returns: For each note, the local offset of its neighbours (0 when none was played;
+  ///   without the anchor, the note's own offset when it is the only one).
   /// - Complexity: O(notes · (neighbours + log notes) · iterations).
   public func localOffsets(times: [Double], offsets: [Double?]) -> [Double] {
+    guard anchorsStart, let first = times.first else { return fittedOffsets(times: times, offsets: offsets) }
+    return Array(fittedOffsets(times: [first] + times, offsets: [0] + offsets).dropFirst())
+  }
+
+  /// ``localOffsets(times:offsets:)`` of the given points alone (no anchor).
+  func fittedOffsets(times: [Double], offsets: [Double?]) -> [Double] {
     let linked = offsets.indices.filter { offsets[$0] != nil }
     guard linked.count >= 2 else {
       let only = linked.first.flatMap { offsets[$0] } ?? 0

@@ -2,9 +2,11 @@ import Testing
 
 @testable import PerformanceTracking
 
-/// The robust local tempo: a drift is followed, a single early or late note is not.
+/// The robust local tempo: a drift is followed, a single early or late note is not; the take's
+/// start anchors it on the score's clock.
 @Suite struct TempoTrendTests {
-  let trend = TempoTrend()
+  /// The fit alone, without the anchor at the start (tested on its own below).
+  let trend = TempoTrend(anchorsStart: false)
   let times = (0..<20).map { Double($0) * 0.5 }
 
   @Test(arguments: [0.0, 0.04, 0.08, -0.05])
@@ -72,6 +74,31 @@ import Testing
     let local = trend.localOffsets(times: times, offsets: offsets)
     for i in times.indices {
       #expect(abs(local[i] - 0.05 * times[i]) < 0.005, "note \(i): \(local[i])")
+    }
+  }
+
+  @Test func aTakeThatStartsOnTheClockAndDriftsKeepsItsFirstNoteOnTime() {
+    // The onsets the grader measured in a flute take (FluidR3) that speeds up by 8 %: the first
+    // note on time, 3.2 s (two bars of rests) before the next; the 2nd and 4th notes were
+    // played 120 ms early (against the drifted tempo, by the take's truth: −122 and −119 ms).
+    let times = [3.243, 6.486, 7.297, 8.919, 9.324, 9.73, 10.135, 10.338, 10.541, 10.946, 11.351, 11.757, 12.162, 12.77]
+    let offsets: [Double?] = [5, -84, 35, -43, 84, 92, 116, 118, 104, 144, 156, 280, 170, 188].map { $0 / 1000 }
+    // Without the anchor the first note's trend is the later notes' line carried back over the
+    // rests: the note read 86 ms late against it.
+    let free = trend.localOffsets(times: times, offsets: offsets)
+    #expect(offsets[0]! - free[0] > 0.07, "\(free[0])")
+    let anchored = TempoTrend().localOffsets(times: times, offsets: offsets)
+    #expect(abs(offsets[0]! - anchored[0]) < 0.01, "\(anchored[0])")
+    #expect(abs(offsets[1]! - anchored[1] + 0.122) < 0.01, "\(anchored[1])")
+    #expect(abs(offsets[3]! - anchored[3] + 0.119) < 0.01, "\(anchored[3])")
+  }
+
+  @Test func aTakeThatStartsOffTheClockKeepsItsOwnTrend() {
+    // Every note 150 ms late, steadily: the anchor is an outlier and counts for nothing.
+    let offsets = times.map { _ in Optional(0.15) }
+    let local = TempoTrend().localOffsets(times: times, offsets: offsets)
+    for i in times.indices {
+      #expect(abs(local[i] - 0.15) < 1e-9, "note \(i): \(local[i])")
     }
   }
 
