@@ -1,4 +1,5 @@
 import Foundation
+import PitchDSP
 
 /// Fixes the segmentation where the score shows it went wrong, then links again: a sound broken
 /// into pieces by a tremor of level (a bow change, the loop of a sample) is joined back, and
@@ -28,10 +29,10 @@ public struct ScoreInformedRepair: Sendable {
   public var dipDecibels: Double = 3
   /// The rise that makes a re-attack when the sound is not at the missed note's pitch, in dB.
   public var otherPitchDipDecibels: Double = 6
-  /// The attack left out of a split or joined sound's stable pitch, in seconds (as the
+  /// The attack left out of a split or joined sound's stable pitch, in seconds (by default the
   /// segmenter's ``NoteSegmenter/Configuration/attackSeconds``): each piece of a split takes its
   /// own pitch, so a repeat played out of tune is heard as such, not as the pair's median.
-  public var attackSeconds: Double = 0.05
+  public var attackSeconds: Double = NoteSegmenter.Configuration().attackSeconds
 
   /// Creates the repair with its default thresholds.
   public init() {}

@@ -20,8 +20,10 @@ import Foundation
 /// (offset 0) at the first note's time joins the fit, like a note played there. Without it
 /// the first notes' trend is the line of later notes extrapolated backwards, and a drift (or
 /// one early note among the first few) swung it by 40–90 ms, calling notes played on time
-/// early or late. A take that starts off the clock on purpose keeps its own trend: the anchor
-/// is then an outlier, and its robustness weight falls to 0 like any other.
+/// early or late. A take that starts well off the clock (by more than six times the robust
+/// scale, 90 ms by default) keeps its own trend: the anchor is then an outlier, and its
+/// robustness weight falls to 0 like any other; a smaller steady offset is drawn towards 0 at
+/// the first notes by a fraction of itself (20 ms by about 8 ms at the first note).
 public struct TempoTrend: Sendable, Hashable {
   /// The linked notes each local line is fitted to.
   public var neighbours: Int
