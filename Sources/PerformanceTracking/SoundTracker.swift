@@ -61,6 +61,10 @@ public struct SoundTracker: Sendable {
     /// ... or rises after it by this much more than it fell, in dB (the same note played again
     /// louder).
     public var louderDecibels: Double = 4.5
+    /// Such a split may also leave a gap up to this long, in seconds: the level sagged under the
+    /// sound threshold for a moment (a held note under noise), while on the note's harmonics it
+    /// fell by less than ``breakDecibels``.
+    public var swellGapSeconds: Double = 0.055
     /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
     /// one sound split by a glitch of the pitch track, in cents.
     public var mergeCents: Double = 50
@@ -229,12 +233,13 @@ public struct SoundTracker: Sendable {
   /// (the level swings of a vibrato, a bow's pressure) and rises after it no more than it fell,
   /// unlike a note stopped and played again or played again louder
   /// (``SoundBoundaryRefiner/dip(at:frequencyHz:)``, ``Configuration/breakDecibels``,
-  /// ``Configuration/louderDecibels``).
+  /// ``Configuration/louderDecibels``). The two may be up to ``Configuration/swellGapSeconds``
+  /// apart.
   func joiningSwells(_ sounds: [PerformanceSound], refiner: SoundBoundaryRefiner) -> [PerformanceSound] {
     var result: [PerformanceSound] = []
     for sound in sounds {
       if let last = result.last, sound.boundary == .onset, last.frequencyHz > 0, sound.frequencyHz > 0,
-        sound.start - last.end <= 2.5 * configuration.hopSeconds,
+        sound.start - last.end <= configuration.swellGapSeconds,
         abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
       {
         let dip = refiner.dip(at: sound.start, frequencyHz: last.frequencyHz)
