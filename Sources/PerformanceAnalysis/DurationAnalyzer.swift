@@ -2,7 +2,8 @@
 /// articulation expects (about 0.92 for a normal note, 1 legato or tenuto, 0.5 staccato), in
 /// the zones of ``Tolerances/Duration``.
 ///
-/// Measurements: `ratio` (sounded / written), `expectedRatio`, `seconds` (sounded). Notes
+/// Measurements: `ratio` (sounded / written), `expectedRatio`, `seconds` (sounded, from the sound's
+/// ``PerformanceTracking/PerformanceSound/onset`` to its end). Notes
 /// written shorter than ``Tolerances/Duration/shortestJudgedSeconds`` are not judged.
 public struct DurationAnalyzer: NoteAnalyzer {
   public var category: GradeCategory { .duration }
@@ -28,12 +29,13 @@ public struct DurationAnalyzer: NoteAnalyzer {
     guard !note.isRest, note.expectedDuration >= tolerances.shortestJudgedSeconds,
       let sound = context.sound(index)
     else { return nil }
-    let ratio = sound.duration / note.expectedDuration
+    let seconds = sound.end - sound.onset
+    let ratio = seconds / note.expectedDuration
     let expected = tolerances.expectedRatio(for: note.articulation)
     let allowance = tolerances.allowanceSeconds / (note.expectedDuration * expected)
     let rating = Self.rating(relativeRatio: ratio / expected, allowance: allowance, tolerances)
     return Grade(
       category: .duration, rating: rating, score: context.tolerances.score(for: rating),
-      measurements: ["ratio": ratio, "expectedRatio": expected, "seconds": sound.duration])
+      measurements: ["ratio": ratio, "expectedRatio": expected, "seconds": seconds])
   }
 }

@@ -72,6 +72,7 @@ public struct PerformanceGrader: Sendable {
         var sound = alignment.sounds[$0]
         sound.start -= alignment.latencySeconds
         sound.end -= alignment.latencySeconds
+        sound.attack = sound.attack.map { $0 - alignment.latencySeconds }
         return sound
       },
       bars: Self.bars(notes), intonation: intonation(notes), alignment: alignment,

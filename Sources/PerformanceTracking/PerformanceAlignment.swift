@@ -67,8 +67,8 @@ public struct PerformanceAlignment: Sendable, Hashable {
     localOffsets = all
   }
 
-  /// A sound's start on the score's time line.
-  public func onset(ofSound index: Int) -> Double { sounds[index].start - latencySeconds }
+  /// A sound's onset (``PerformanceSound/onset``) on the score's time line.
+  public func onset(ofSound index: Int) -> Double { sounds[index].onset - latencySeconds }
 
   /// A sound's end on the score's time line.
   public func offset(ofSound index: Int) -> Double { sounds[index].end - latencySeconds }

@@ -35,6 +35,11 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
   public var peakLevelDBFS: Double
   /// How it began: after quiet, or by a change of pitch (legato).
   public var boundary: Boundary
+  /// When its attack began, when that is later than ``start``; `nil` otherwise. A note played
+  /// again at the pitch of the one before it, under that one's release, starts where the
+  /// previous note stopped (the two stay contiguous, as pieces of one held note would, for the
+  /// score to join or split), while its attack, found on its harmonics, began later.
+  public var attack: Double?
 
   /// Creates a sound.
   ///
@@ -59,6 +64,9 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
 
   /// The length, in seconds.
   public var duration: Double { end - start }
+
+  /// When the note was heard to begin: ``attack`` if known, else ``start``, in seconds.
+  public var onset: Double { attack ?? start }
 
   /// `true` when the sound has a pitch.
   public var isPitched: Bool { frequencyHz > 0 }

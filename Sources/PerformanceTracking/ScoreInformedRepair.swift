@@ -107,6 +107,7 @@ public struct ScoreInformedRepair: Sendable {
       var second = sound
       first.end = dip
       second.start = dip
+      second.attack = nil
       second.boundary = .onset
       first.pitchTrack = sound.pitchTrack.filter { $0.time < dip }
       second.pitchTrack = sound.pitchTrack.filter { $0.time >= dip }

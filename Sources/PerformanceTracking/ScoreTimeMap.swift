@@ -37,11 +37,12 @@ struct ScoreTimeMap: Sendable {
     return a.score + (t - a.audio) * (b.score - a.score) / (b.audio - a.audio)
   }
 
-  /// A sound with its times (start, end, pitch points) on the score's time line.
+  /// A sound with its times (start, attack, end, pitch points) on the score's time line.
   func mapped(_ sound: PerformanceSound) -> PerformanceSound {
     var moved = sound
     moved.start = score(atAudio: sound.start)
     moved.end = max(moved.start, score(atAudio: sound.end))
+    moved.attack = sound.attack.map { score(atAudio: $0) }
     moved.pitchTrack = sound.pitchTrack.map { .init(time: score(atAudio: $0.time), frequencyHz: $0.frequencyHz) }
     return moved
   }

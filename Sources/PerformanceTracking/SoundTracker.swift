@@ -379,6 +379,14 @@ public struct SoundTracker: Sendable {
         if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
           Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
         {
+          // The same pitch again, and its harmonics fell by a note's break before it: not a piece
+          // of the same note but the note played again under the previous one's release. It
+          // stays contiguous for the repair, and is timed at its attack (``PerformanceSound/attack``).
+          if abs(1200 * log2(sounds[i].frequencyHz / sounds[i - 1].frequencyHz)) <= configuration.mergeCents,
+            refiner.dip(at: result[i].start, frequencyHz: sounds[i].frequencyHz).fall >= configuration.breakDecibels
+          {
+            result[i].attack = result[i].start
+          }
           result[i].start = stop
         }
       }

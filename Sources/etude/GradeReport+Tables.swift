@@ -62,7 +62,7 @@ extension GradeReport {
       let note = graded.note
       let played =
         graded.sound.map {
-          "\(HTMLText.fixed($0.start - latency, 2))–\(HTMLText.fixed($0.end - latency, 2))"
+          "\(HTMLText.fixed($0.onset - latency, 2))–\(HTMLText.fixed($0.end - latency, 2))"
         } ?? "–"
       let ratings =
         graded.problems.isEmpty

@@ -156,12 +156,12 @@ struct GradesJSON: Encodable {
         writtenPitch: note.writtenPitch?.rawValue, soundingPitch: note.soundingPitch?.rawValue,
         articulation: note.articulation.rawValue, expectedOnsetSeconds: round(note.expectedStart),
         expectedDurationSeconds: round(note.expectedDuration),
-        onsetSeconds: graded.sound.map { round($0.start - latency) },
+        onsetSeconds: graded.sound.map { round($0.onset - latency) },
         offsetSeconds: graded.sound.map { round($0.end - latency) }, timing: timing, duration: duration,
         pitch: pitch, rest: rest, scores: scores, severity: graded.score, x: note.x, y: note.y)
     }
     extraSounds = grades.extraSounds.map {
-      Extra(onsetSeconds: round($0.start), offsetSeconds: round($0.end), frequencyHz: round($0.frequencyHz, 100))
+      Extra(onsetSeconds: round($0.onset), offsetSeconds: round($0.end), frequencyHz: round($0.frequencyHz, 100))
     }
     issues = result.issues.map {
       Issue(

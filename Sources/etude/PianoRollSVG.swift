@@ -212,7 +212,7 @@ struct PianoRollSVG {
     for graded in result.grades.notes where graded.status != .rest {
       let note = graded.note
       guard let expected = note.soundingPitch.map({ Double($0.rawValue) }) else { continue }
-      let sound = graded.sound.map { (start: $0.start - latency, end: $0.end - latency, sound: $0) }
+      let sound = graded.sound.map { (start: $0.onset - latency, end: $0.end - latency, sound: $0) }
       let shows =
         overlaps(note.expectedStart, note.expectedEnd) || sound.map { overlaps($0.start, $0.end) } ?? false
       guard shows else { continue }

@@ -71,6 +71,36 @@ import _TestSupport
     #expect(split.count == 2, "\(split)")
   }
 
+  @Test func aNoteRepeatedUnderItsReleaseIsTimedAtItsAttack() throws {
+    // E4 held 0.6 s, released over about 0.1 s; the same note again 70 ms after the release
+    // began, its partials restarting in another phase and rising over 0.12 s (a bow or a
+    // breath, not a tongue). The level never dips far enough for the pitch track to part
+    // them, but the harmonics do: the second sound starts where the first stopped (so that
+    // the two stay contiguous) and is timed at its attack, not 66 ms early with that start.
+    let generator = Self.generator
+    let partials = (1...8).map { pow(0.7, Double($0 - 1)) }
+    let first = generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: partials, length: .seconds(1.5))
+    let second = generator.harmonicTone(
+      fundamentalHz: 330, partialAmplitudes: partials.indices.map { $0 % 2 == 1 ? -partials[$0] : partials[$0] },
+      length: .seconds(1.5))
+    let (held, gap, release, attack) = (0.6, 0.07, 0.1, 0.12)
+    var samples = Self.silence(0.3)
+    for n in first.indices {
+      let t = Double(n) / Self.rate
+      let one = t < held ? 0.1 * min(1, t / 0.02) : 0.1 * exp(-(t - held) / (release / 2.3))
+      let u = t - held - gap
+      let two = u < 0 ? 0 : 0.1 * min(1, u / attack) * min(1, max(0, (0.6 - u) / 0.05))
+      samples.append(Float(Double(first[n]) * one + Double(second[n]) * two))
+    }
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: 600, sampleRate: Self.rate)
+    let sounds = try SoundTracker(configuration: configuration).sounds(in: samples, sampleRate: Self.rate)
+    #expect(sounds.count == 2, "\(sounds)")
+    guard sounds.count == 2 else { return }
+    #expect(abs(sounds[1].start - sounds[0].end) < 0.005, "\(sounds)")
+    #expect(abs(sounds[1].onset - (0.3 + held + gap)) <= 0.025, "\(sounds)")
+  }
+
   @Test func theRoomsRingAfterANoteIsNoSound() throws {
     // The note, then its ring: 12 dB down, fading at 40 dB/s while it swells and sinks by
     // ±6 dB as the room's modes beat, 0.9 s long; nothing else.
