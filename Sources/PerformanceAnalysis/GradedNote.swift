@@ -16,7 +16,8 @@ public struct GradedNote: Sendable, Hashable {
   public var note: PerformanceNote
   /// Whether it was played.
   public var status: Status
-  /// The linked sound, when played.
+  /// The linked sound, when played, on the score's time line (the alignment's sound moved back
+  /// by its latency, as ``PerformanceGrades/extraSounds`` are).
   public var sound: PerformanceSound?
   /// The grades, one per analyzer that applied, in the analyzers' order.
   public var grades: [Grade]

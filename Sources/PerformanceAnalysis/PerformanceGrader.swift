@@ -44,6 +44,8 @@ public struct PerformanceGrader: Sendable {
   ) -> PerformanceGrades {
     let context = AnalysisContext(alignment: alignment, tolerances: tolerances, partials: partials)
     let missedScore = tolerances.score(for: .missed)
+    // The grades give sounds on the score's time line, as the notes are.
+    let onScore = { (sound: PerformanceSound) in sound.mapped { $0 - alignment.latencySeconds } }
     let notes = alignment.notes.indices.map { index -> GradedNote in
       let note = alignment.notes[index]
       let status: GradedNote.Status = note.isRest ? .rest : alignment.soundIndices[index] == nil ? .missed : .played
@@ -59,7 +61,7 @@ public struct PerformanceGrader: Sendable {
       }
       let grades = analyzers.compactMap { $0.grade(note: index, in: context) }
       return GradedNote(
-        note: note, status: status, sound: alignment.sound(forNote: index), grades: grades,
+        note: note, status: status, sound: alignment.sound(forNote: index).map(onScore), grades: grades,
         score: grades.reduce(0) { $0 + $1.score })
     }
     let pitched = notes.filter { $0.status != .rest }
@@ -68,13 +70,7 @@ public struct PerformanceGrader: Sendable {
       ? 100 : 100 * pitched.reduce(0) { $0 + max(0, 1 - $1.score / max(missedScore, 1e-9)) } / Double(pitched.count)
     return PerformanceGrades(
       notes: notes,
-      extraSounds: alignment.extraSoundIndices.map {
-        var sound = alignment.sounds[$0]
-        sound.start -= alignment.latencySeconds
-        sound.end -= alignment.latencySeconds
-        sound.attack = sound.attack.map { $0 - alignment.latencySeconds }
-        return sound
-      },
+      extraSounds: alignment.extraSoundIndices.map { onScore(alignment.sounds[$0]) },
       bars: Self.bars(notes), intonation: intonation(notes), alignment: alignment,
       tempoDrift: Self.drift(alignment), overallScore: overall)
   }

@@ -71,6 +71,21 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
   /// `true` when the sound has a pitch.
   public var isPitched: Bool { frequencyHz > 0 }
 
+  /// The sound with every time moved by `transform`: ``start``, ``end``, ``attack`` and the
+  /// points of ``pitchTrack`` (the end kept at or after the start). `transform` must not go
+  /// back in time (a later time maps to a later or equal one).
+  ///
+  /// - Parameter transform: A time in seconds to its new value, such as `{ $0 - latency }` to
+  ///   move a sound onto the score's time line.
+  public func mapped(_ transform: (Double) -> Double) -> PerformanceSound {
+    var moved = self
+    moved.start = transform(start)
+    moved.end = max(moved.start, transform(end))
+    moved.attack = attack.map(transform)
+    moved.pitchTrack = pitchTrack.map { PitchPoint(time: transform($0.time), frequencyHz: $0.frequencyHz) }
+    return moved
+  }
+
   /// The stable pitch of ``pitchTrack``: the median frequency of its points from
   /// `attackSeconds` after ``start`` on (of every point when none is that late), in Hz; `nil`
   /// when the track is empty.

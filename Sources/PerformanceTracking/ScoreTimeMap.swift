@@ -38,12 +38,5 @@ struct ScoreTimeMap: Sendable {
   }
 
   /// A sound with its times (start, attack, end, pitch points) on the score's time line.
-  func mapped(_ sound: PerformanceSound) -> PerformanceSound {
-    var moved = sound
-    moved.start = score(atAudio: sound.start)
-    moved.end = max(moved.start, score(atAudio: sound.end))
-    moved.attack = sound.attack.map { score(atAudio: $0) }
-    moved.pitchTrack = sound.pitchTrack.map { .init(time: score(atAudio: $0.time), frequencyHz: $0.frequencyHz) }
-    return moved
-  }
+  func mapped(_ sound: PerformanceSound) -> PerformanceSound { sound.mapped(score(atAudio:)) }
 }

@@ -52,7 +52,6 @@ extension GradeReport {
   /// Every note and rest with its times, ratings and severity, collapsed.
   func notesTable() -> String {
     let colors = result.severityColor
-    let latency = result.latencySeconds
     let notes = result.grades.notes
     var html = "<details id=\"notes\">\n<summary>Every note and rest (\(notes.count))</summary>\n"
     html += "<table class=\"notes\">\n<thead><tr><th>#</th><th>Measure</th><th>Written</th><th>Status</th>"
@@ -62,7 +61,7 @@ extension GradeReport {
       let note = graded.note
       let played =
         graded.sound.map {
-          "\(HTMLText.fixed($0.onset - latency, 2))–\(HTMLText.fixed($0.end - latency, 2))"
+          "\(HTMLText.fixed($0.onset, 2))–\(HTMLText.fixed($0.end, 2))"
         } ?? "–"
       let ratings =
         graded.problems.isEmpty

@@ -150,14 +150,13 @@ struct GradesJSON: Encodable {
       var scores: [String: Double] = [:]
       for grade in graded.grades { scores[grade.category.rawValue] = grade.score }
       if graded.status == .missed { scores["missed"] = graded.score }
-      let latency = result.latencySeconds
       return Note(
         index: note.index, measure: note.measure, status: graded.status.rawValue,
         writtenPitch: note.writtenPitch?.rawValue, soundingPitch: note.soundingPitch?.rawValue,
         articulation: note.articulation.rawValue, expectedOnsetSeconds: round(note.expectedStart),
         expectedDurationSeconds: round(note.expectedDuration),
-        onsetSeconds: graded.sound.map { round($0.onset - latency) },
-        offsetSeconds: graded.sound.map { round($0.end - latency) }, timing: timing, duration: duration,
+        onsetSeconds: graded.sound.map { round($0.onset) },
+        offsetSeconds: graded.sound.map { round($0.end) }, timing: timing, duration: duration,
         pitch: pitch, rest: rest, scores: scores, severity: graded.score, x: note.x, y: note.y)
     }
     extraSounds = grades.extraSounds.map {

@@ -207,12 +207,11 @@ struct PianoRollSVG {
 
   /// The expected boxes, the played bars over them, and the missed marks.
   func drawNotes(_ canvas: inout SVGCanvas, overlaps: (Double, Double) -> Bool, x: (Double) -> Double) {
-    let latency = result.latencySeconds
     let tuning = result.tuning
     for graded in result.grades.notes where graded.status != .rest {
       let note = graded.note
       guard let expected = note.soundingPitch.map({ Double($0.rawValue) }) else { continue }
-      let sound = graded.sound.map { (start: $0.onset - latency, end: $0.end - latency, sound: $0) }
+      let sound = graded.sound.map { (start: $0.onset, end: $0.end, sound: $0) }
       let shows =
         overlaps(note.expectedStart, note.expectedEnd) || sound.map { overlaps($0.start, $0.end) } ?? false
       guard shows else { continue }

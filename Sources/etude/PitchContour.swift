@@ -63,7 +63,7 @@ struct PitchContour {
       }
       written.append(
         Span(
-          start: graded.note.expectedStart + latency, end: graded.note.expectedEnd + latency, frequencyHz: hz,
+          start: graded.note.expectedStart, end: graded.note.expectedEnd, frequencyHz: hz,
           note: graded.note.index, isLinked: false))
     }
     linked.sort { $0.start < $1.start }
@@ -79,20 +79,20 @@ struct PitchContour {
       run = []
     }
     for estimate in result.estimates {
+      // The estimates are on the audio's time line; the spans on the score's.
+      let time = estimate.time - latency
       guard estimate.isVoiced,
-        let span = Self.span(containing: estimate.time, in: linked)
-          ?? Self.span(containing: estimate.time, in: written)
+        let span = Self.span(containing: time, in: linked) ?? Self.span(containing: time, in: written)
       else {
         close()
         continue
       }
       // A gap of more than a few frames (a dropout the tracker skipped) breaks the line too.
-      if span.note != runNote || span.isLinked != runLinked || estimate.time - lastTime > 0.05 { close() }
+      if span.note != runNote || span.isLinked != runLinked || time - lastTime > 0.05 { close() }
       runNote = span.note
       runLinked = span.isLinked
-      lastTime = estimate.time
-      run.append(
-        Point(seconds: estimate.time - latency, cents: 1200 * log2(estimate.frequencyHz / span.frequencyHz)))
+      lastTime = time
+      run.append(Point(seconds: time, cents: 1200 * log2(estimate.frequencyHz / span.frequencyHz)))
     }
     close()
     self.runs = runs

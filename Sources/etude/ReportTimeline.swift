@@ -42,7 +42,6 @@ struct ReportTimeline {
   ///   - maximumRowSeconds: The longest row, in seconds.
   init(_ result: GradingResult, maximumRowSeconds: Double = 15) {
     self.maximumRowSeconds = maximumRowSeconds
-    let latency = result.latencySeconds
     let notes = result.grades.notes
     var first = 0.0
     var last = 0.0
@@ -50,8 +49,8 @@ struct ReportTimeline {
       first = min(first, graded.note.expectedStart)
       last = max(last, graded.note.expectedEnd)
       if let sound = graded.sound {
-        first = min(first, sound.start - latency)
-        last = max(last, sound.end - latency)
+        first = min(first, sound.start)
+        last = max(last, sound.end)
       }
     }
     for sound in result.grades.extraSounds {

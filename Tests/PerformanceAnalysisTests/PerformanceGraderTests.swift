@@ -95,6 +95,17 @@ struct BreathAnalyzer: NoteAnalyzer {
     #expect(abs(grades.extraSounds[0].start - 2.1) < 1e-9)
   }
 
+  @Test func linkedSoundsComeBackOnTheScoresTimeLineAsExtraOnesDo() throws {
+    let take = Self.take()
+    let grades = PerformanceGrader().grade(take)
+    // B4 is due at 0.5 s and played 70 ms late, 0.77 s on the audio (200 ms of latency).
+    let audio = try #require(take.sound(forNote: 1))
+    let sound = try #require(grades.notes[1].sound)
+    #expect(abs(audio.start - 0.77) < 1e-9)
+    #expect(abs(sound.start - 0.57) < 1e-9 && abs(sound.end - (audio.end - 0.2)) < 1e-9)
+    #expect(abs(sound.onset - (take.onset(ofSound: take.soundIndices[1]!))) < 1e-9)
+  }
+
   @Test func theOverallScoreIsTheMeanOfEachNotesShareOfAMiss() {
     let grades = PerformanceGrader().grade(Self.take())
     // Seven pitched notes: five clean (1 each), B4 at 5 of 10 (0.5), C♯5 missed (0).
