@@ -54,6 +54,9 @@ public struct SoundTracker: Sendable {
     /// least this much quieter and never holding its level (under a third of its frames within
     /// 6 dB of its own peak) is the room ringing on after the note, in dB.
     public var ringDecibels: Double = 6
+    /// A sound at the pitch of a sound before the last that rises less than this at its start
+    /// (no attack of its own) can be the room ringing with that one, in dB.
+    public var ringAttackDecibels: Double = 3
     /// A split of a held pitch is a new note when, on the note's harmonics, the level falls by
     /// at least this much before it, in dB (the swell of a vibrato or a bow: up to about 9 dB
     /// from crest to trough; a note stopped and played again: 11 dB or more) ...
@@ -161,21 +164,35 @@ public struct SoundTracker: Sendable {
   func withoutRings(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var kept: [PerformanceSound] = []
     var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
+    func rings(_ sound: PerformanceSound, after source: PerformanceSound) -> Bool {
+      let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
+      let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
+      let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
+      guard let peak = levels.max(), peak <= source.peakLevelDBFS - configuration.ringDecibels else { return false }
+      return peak <= source.peakLevelDBFS - configuration.echoDecibels
+        || Double(levels.filter { $0 >= peak - 6 }.count) < Double(levels.count) / 3
+    }
     for sound in sounds {
       if let last = kept.last, last.frequencyHz > 0, sound.frequencyHz > 0,
         sound.start - max(last.end, ringing) <= configuration.echoSeconds,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents
+        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents,
+        rings(sound, after: last)
       {
-        let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
-        let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
-        let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
-        if let peak = levels.max(), peak <= last.peakLevelDBFS - configuration.ringDecibels,
-          peak <= last.peakLevelDBFS - configuration.echoDecibels
-            || Double(levels.filter { $0 >= peak - 6 }.count) < Double(levels.count) / 3
-        {
-          ringing = sound.end
-          continue
+        ringing = sound.end
+        continue
+      }
+      // The room still ringing with a note before the last: its pitch, no attack of its own.
+      if sound.frequencyHz > 0, !Self.rises(estimates, at: sound.start, byDecibels: configuration.ringAttackDecibels) {
+        var k = kept.count - 2
+        var isRing = false
+        while !isRing, k >= 0, sound.start - kept[k].end <= configuration.echoSeconds {
+          isRing =
+            kept[k].frequencyHz > 0
+            && abs(1200 * log2(sound.frequencyHz / kept[k].frequencyHz)) <= configuration.mergeCents
+            && rings(sound, after: kept[k])
+          k -= 1
         }
+        if isRing { continue }
       }
       kept.append(sound)
       ringing = -.infinity

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import PitchDSP
 import _TestSupport
 
 @testable import PerformanceTracking
@@ -111,6 +112,30 @@ import _TestSupport
     let sounds = try Self.sounds(Self.silence(0.3) + note + Self.silence(0.05) + ring + Self.silence(0.5))
     #expect(sounds.count == 1, "\(sounds)")
     #expect(abs((sounds.first?.end ?? 0) - 0.8) <= 0.1, "\(sounds)")
+  }
+
+  @Test func theRoomRingingWithTheNoteBeforeTheLastIsNoSound() {
+    // C4 (0.3–0.8 s, -12 dB), E4 (0.8–1.0 s), then C4 again at 1.0 s, 12 dB under the first
+    // and fading at 60 dB/s: from its first frame (the room still ringing with the first C4),
+    // or after an attack of its own (played again, short).
+    let first = PerformanceSound(start: 0.3, end: 0.8, frequencyHz: 262, peakLevelDBFS: -12)
+    let second = PerformanceSound(start: 0.8, end: 1.0, frequencyHz: 330, peakLevelDBFS: -14, boundary: .pitchChange)
+    let again = PerformanceSound(start: 1.0, end: 1.4, frequencyHz: 262, peakLevelDBFS: -24, boundary: .pitchChange)
+    func estimates(attack: Bool) -> [PitchEstimate] {
+      (0..<150).map { i in
+        let t = Double(i) * 0.01
+        let level: Double =
+          t < 0.3 ? -80 : t < 0.8 ? -12 : t < 1.0 ? -14
+          : attack ? min(-40 + 800 * (t - 1.0), -24 - 60 * (t - 1.02)) : -24 - 60 * (t - 1.0)
+        let frequency: Double = t < 0.3 ? 0 : t < 0.8 ? 262 : t < 1.0 ? 330 : 262
+        return PitchEstimate(time: t, frequencyHz: frequency, confidence: 0.9, levelDBFS: level)
+      }
+    }
+    let tracker = SoundTracker()
+    let ringing = tracker.withoutRings([first, second, again], estimates: estimates(attack: false))
+    #expect(ringing.map(\.frequencyHz) == [262, 330], "\(ringing)")
+    let played = tracker.withoutRings([first, second, again], estimates: estimates(attack: true))
+    #expect(played.map(\.frequencyHz) == [262, 330, 262], "\(played)")
   }
 
   @Test func aNewNoteIsTimedUnderTheDecayOfTheSamePitch() throws {
