@@ -160,7 +160,11 @@ public struct SoundTracker: Sendable {
   /// starting within ``Configuration/echoSeconds`` of its end (or of the ring already dropped
   /// after it), ``Configuration/ringDecibels`` quieter and never holding its level (a
   /// reverberant tail swells and fades as the room's modes beat, and re-attacks appear in it;
-  /// a note played again holds its level), or ``Configuration/echoDecibels`` quieter.
+  /// a note played again holds its level), or ``Configuration/echoDecibels`` quieter. A sound at
+  /// the pitch of an earlier kept sound that ended within ``Configuration/echoSeconds`` (the
+  /// room still ringing with the note before the last) goes by the same levels when it has no
+  /// attack of its own (its level rises less than ``Configuration/ringAttackDecibels`` at its
+  /// start).
   func withoutRings(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var kept: [PerformanceSound] = []
     var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
