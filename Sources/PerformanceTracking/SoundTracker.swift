@@ -75,6 +75,40 @@ public struct SoundTracker: Sendable {
     /// Creates the default configuration.
     public init() {}
 
+    enum CodingKeys: String, CodingKey {
+      case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
+      case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, echoSeconds, echoDecibels
+      case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
+    }
+
+    /// Decodes a configuration; a setting absent from the data keeps its default, so that a
+    /// configuration saved before a setting was added still loads.
+    public init(from decoder: any Decoder) throws {
+      self.init()
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      func update<Value: Decodable>(_ value: inout Value, _ key: CodingKeys) throws {
+        value = try container.decodeIfPresent(Value.self, forKey: key) ?? value
+      }
+      try update(&minimumFrequencyHz, .minimumFrequencyHz)
+      try update(&maximumFrequencyHz, .maximumFrequencyHz)
+      try update(&hopSeconds, .hopSeconds)
+      try update(&segmenter, .segmenter)
+      try update(&tailDecibels, .tailDecibels)
+      try update(&refinesBoundaries, .refinesBoundaries)
+      try update(&minimumSeconds, .minimumSeconds)
+      try update(&quietestDecibels, .quietestDecibels)
+      try update(&blipSeconds, .blipSeconds)
+      try update(&octaveAttackSeconds, .octaveAttackSeconds)
+      try update(&echoSeconds, .echoSeconds)
+      try update(&echoDecibels, .echoDecibels)
+      try update(&ringDecibels, .ringDecibels)
+      try update(&ringAttackDecibels, .ringAttackDecibels)
+      try update(&breakDecibels, .breakDecibels)
+      try update(&louderDecibels, .louderDecibels)
+      try update(&swellGapSeconds, .swellGapSeconds)
+      try update(&mergeCents, .mergeCents)
+    }
+
     /// A pitch range fitted to the notes expected: a little over an octave below the lowest (for
     /// octave errors and lower partials) to a little over an octave above the highest.
     ///

@@ -138,6 +138,27 @@ import _TestSupport
     #expect(played.map(\.frequencyHz) == [262, 330, 262], "\(played)")
   }
 
+  @Test func aConfigurationSavedBeforeASettingWasAddedStillLoads() throws {
+    var configuration = SoundTracker.Configuration()
+    configuration.echoSeconds = 0.5
+    configuration.ringAttackDecibels = 4
+    let saved = try JSONEncoder().encode(configuration)
+    #expect(try JSONDecoder().decode(SoundTracker.Configuration.self, from: saved) == configuration)
+    // Without the settings added since it was saved: their defaults; the rest as saved.
+    var object = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
+    object["ringAttackDecibels"] = nil
+    object["swellGapSeconds"] = nil
+    let old = try JSONSerialization.data(withJSONObject: object)
+    let loaded = try JSONDecoder().decode(SoundTracker.Configuration.self, from: old)
+    #expect(loaded.echoSeconds == 0.5)
+    #expect(loaded.ringAttackDecibels == SoundTracker.Configuration().ringAttackDecibels)
+    #expect(loaded.swellGapSeconds == SoundTracker.Configuration().swellGapSeconds)
+    // A setting of the wrong type is still an error.
+    object["echoSeconds"] = "long"
+    let wrong = try JSONSerialization.data(withJSONObject: object)
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(SoundTracker.Configuration.self, from: wrong) }
+  }
+
   @Test func aNewNoteIsTimedUnderTheDecayOfTheSamePitch() throws {
     // The old note sinks slowly (0.05 dB a step) from step 40, then decays at 0.3 dB a step
     // from step 100; the new note rises linearly from step 150. A fit of the decay that starts
