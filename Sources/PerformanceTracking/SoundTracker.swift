@@ -202,7 +202,11 @@ public struct SoundTracker: Sendable {
   func withoutRings(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var kept: [PerformanceSound] = []
     var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
+    // Whether `sound` is the room ringing on with `source`: its pitch, and quieter by the rule.
     func rings(_ sound: PerformanceSound, after source: PerformanceSound) -> Bool {
+      guard source.frequencyHz > 0, sound.frequencyHz > 0,
+        abs(1200 * log2(sound.frequencyHz / source.frequencyHz)) <= configuration.mergeCents
+      else { return false }
       let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
       let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
       let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
@@ -211,26 +215,18 @@ public struct SoundTracker: Sendable {
         || Double(levels.filter { $0 >= peak - 6 }.count) < Double(levels.count) / 3
     }
     for sound in sounds {
-      if let last = kept.last, last.frequencyHz > 0, sound.frequencyHz > 0,
-        sound.start - max(last.end, ringing) <= configuration.echoSeconds,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents,
+      if let last = kept.last, sound.start - max(last.end, ringing) <= configuration.echoSeconds,
         rings(sound, after: last)
       {
         ringing = sound.end
         continue
       }
       // The room still ringing with a note before the last: its pitch, no attack of its own.
-      if sound.frequencyHz > 0, !Self.rises(estimates, at: sound.start, byDecibels: configuration.ringAttackDecibels) {
-        var k = kept.count - 2
-        var isRing = false
-        while !isRing, k >= 0, sound.start - kept[k].end <= configuration.echoSeconds {
-          isRing =
-            kept[k].frequencyHz > 0
-            && abs(1200 * log2(sound.frequencyHz / kept[k].frequencyHz)) <= configuration.mergeCents
-            && rings(sound, after: kept[k])
-          k -= 1
-        }
-        if isRing { continue }
+      let earlier = kept.dropLast().reversed().prefix { sound.start - $0.end <= configuration.echoSeconds }
+      if earlier.contains(where: { rings(sound, after: $0) }),
+        !Self.rises(estimates, at: sound.start, byDecibels: configuration.ringAttackDecibels)
+      {
+        continue
       }
       kept.append(sound)
       ringing = -.infinity
