@@ -435,31 +435,64 @@ extension PeriodicityAnalysis {
   static let subharmonicFloor: Float = 0.02
   /// The double's dip must be at most this fraction of the dip's own value.
   static let subharmonicRatio: Float = 0.25
+  /// The triple's dip must be at most this fraction of the dip's own value: stricter, because two
+  /// notes a fourth or a fifth apart (the room's ring of the previous note under the next) share
+  /// a period near three times the higher one's, where they dip to 0.06–0.2 of its own dip in
+  /// the project's reverberant renders; a weak fundamental under a strong third harmonic (a
+  /// rendered bassoon) dips to 0.005–0.04 of it.
+  static let subtripleRatio: Float = 0.05
+  /// A dip may hand over to its triple only when its own value is at least this: under a strong
+  /// third harmonic the fundamental's other partials keep the dip at a third of the period
+  /// shallow for the whole note, while a note under the ring of the previous one dips deeper
+  /// at its own period as it takes over.
+  static let subtripleFloor: Float = 0.15
 
-  /// The lag of the true period when the dip of `d′` at `tau` is half of it: when the dip near
-  /// `2·tau` is at most a quarter as deep (compared at their parabolas' vertices) while `tau`'s
-  /// own dip is clearly above zero, the signal repeats far better every `2·tau` than every
-  /// `tau`, which happens when a weak fundamental sits under strong even harmonics (a bassoon's
-  /// low notes, a contrabass): then the period is `2·tau`. Returns `tau` otherwise.
+  /// The lag of the true period when the dip of `d′` at `tau` is a half or a third of it: when
+  /// the dip near `2·tau` is at most a quarter as deep (compared at their parabolas' vertices)
+  /// while `tau`'s own dip is clearly above zero (``subharmonicRatio``, ``subharmonicFloor``),
+  /// or else the dip near `3·tau` at most a twentieth as deep while `tau`'s own dip is shallow
+  /// (``subtripleRatio``, ``subtripleFloor``), the signal repeats far better every `2·tau`
+  /// (`3·tau`) than every `tau`, which happens when a weak fundamental sits under a strong second
+  /// or third harmonic (a bassoon's or a contrabass's low notes, whose formant lifts one harmonic
+  /// 10–30 dB over the others): then the period is that multiple. Returns `tau` otherwise.
   ///
   /// A clean tone (both dips near zero) and a noisy one (both raised alike) are left alone.
   @_noLocks
   func periodLag(startingAt tau: Int) -> Int {
     let d = normalizedDifference
     let depth = parabolicExtremum(d, at: tau)
-    guard depth > Self.subharmonicFloor else { return tau }
-    let target = 2 * tau
-    let reach = max(2, target / 40)
-    guard target - reach > tau, target + reach < plan.maximumLag else { return tau }
+    if depth > Self.subharmonicFloor, let double = multipleDip(of: tau, times: 2),
+      parabolicExtremum(d, at: double) < Self.subharmonicRatio * depth
+    {
+      // A cheap look at the parabolas first; then the exact dips (a period between samples reads
+      // too shallow at its samples, even at the vertex).
+      let own = refinedDip(tau).depth
+      if own > Self.subharmonicFloor, refinedDip(double).depth < Self.subharmonicRatio * own { return double }
+    }
+    // The triple's test is coarse enough for the parabolas (its own dip is shallow).
+    if depth > Self.subtripleFloor, let triple = multipleDip(of: tau, times: 3),
+      parabolicExtremum(d, at: triple) < Self.subtripleRatio * depth
+    {
+      return triple
+    }
+    return tau
+  }
+
+  /// The lag of the dip of `d′` near `multiple · tau`, or `nil` when there is no dip there or it
+  /// lies past the lag range. The search reaches 2.5 % either way round the double; round the
+  /// triple, 5 % plus three times `tau`'s rounding to a whole lag, because the shallow dip at a
+  /// third of the period sits between the strong partial's and its neighbours' and reads up to a
+  /// quarter tone off. (So wide a search round the double finds other dips: a piano's stretched
+  /// partials.)
+  @_noLocks
+  private func multipleDip(of tau: Int, times multiple: Int) -> Int? {
+    let d = normalizedDifference
+    let target = multiple * tau
+    let reach = multiple == 2 ? max(2, target / 40) : multiple + target / 20
+    guard target - reach > tau, target + reach < plan.maximumLag else { return nil }
     var best = target - reach
     for lag in (target - reach)...(target + reach) where d[lag] < d[best] { best = lag }
-    guard best > target - reach, best < target + reach else { return tau }  // not a dip
-    // A cheap look at the parabolas first; then the exact dips (a period between samples reads
-    // too shallow at its samples, even at the vertex).
-    guard parabolicExtremum(d, at: best) < Self.subharmonicRatio * depth else { return tau }
-    let own = refinedDip(tau).depth
-    let double = refinedDip(best).depth
-    return own > Self.subharmonicFloor && double < Self.subharmonicRatio * own ? best : tau
+    return best > target - reach && best < target + reach ? best : nil
   }
 
   /// Lags (samples per period) below which ``refinedLag(_:)`` refines the parabola's estimate.

@@ -107,6 +107,22 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
   }
 
+  /// A weak fundamental under a strong third harmonic (FluidR3's bassoon at E3: a formant near
+  /// 500 Hz lifts the third partial 8–30 dB over the others; the levels below are measured
+  /// there). `d′` dips to about 0.25 at a third of the period and to nearly zero at the period;
+  /// a YIN whose threshold takes the shallow dip (pYIN's higher thresholds do) read the note a
+  /// twelfth high. The dip at a third hands over to the period as the one at a half does.
+  @Test(arguments: [0.35, YINEstimator.defaultThreshold], [110.0, 164.8, 220])
+  func aWeakFundamentalUnderAStrongThirdHarmonicIsStillThePitch(threshold: Double, frequency: Double) throws {
+    let decibels = [-30.0, -12, 0, -8, -31, -32, -32, -23]
+    let tone = Self.generator.harmonicTone(
+      fundamentalHz: frequency, partialAmplitudes: decibels.map { pow(10, $0 / 20) }, length: .seconds(0.6))
+    let estimator = try YINEstimator(configuration: PitchConfiguration(sampleRate: Self.rate), threshold: threshold)
+    let estimates = estimator.estimates(for: Signal.scaled(tone, by: 0.3))
+    let result = accuracy(estimates, truth: { _ in frequency }, from: 0.1, to: 0.5)
+    #expect(result.rawPitch >= 0.99, "threshold \(threshold) at \(frequency) Hz: \(result)")
+  }
+
   /// A high note straight after a note a twelfth below, with some of its octave below in it (as
   /// FluidR3's high guitar notes after a low one): the live decoder, deciding 80 ms after each
   /// frame, follows the pitch from the old note to the nearer octave below the new one, and
