@@ -1,3 +1,4 @@
+import Foundation
 import PitchDSP
 
 /// One sound the student made: when it started and ended, its pitch over time, its stable pitch
@@ -94,5 +95,11 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
   public func stableFrequency(skippingAttack attackSeconds: Double) -> Double? {
     let body = pitchTrack.filter { $0.time >= start + attackSeconds }.map(\.frequencyHz)
     return SoundTracker.median(body.isEmpty ? pitchTrack.map(\.frequencyHz) : body)
+  }
+
+  /// Whether the sound's stable pitch is within `cents` of `frequencyHz`; `false` when either is
+  /// unpitched (not above 0).
+  func isAtPitch(_ frequencyHz: Double, withinCents cents: Double) -> Bool {
+    self.frequencyHz > 0 && frequencyHz > 0 && abs(1200 * log2(self.frequencyHz / frequencyHz)) <= cents
   }
 }

@@ -52,7 +52,6 @@ public struct ScoreInformedRepair: Sendable {
     // When each note is due on the audio's time line, on the local tempo.
     func due(_ i: Int) -> Double { notes[i].expectedStart + alignment.localOffsets[i] + latency }
     func nextPitched(after i: Int) -> Int? { pitched.first { $0 > i } }
-    func sameNote(_ a: Double, _ b: Double) -> Bool { a > 0 && b > 0 && abs(1200 * log2(a / b)) <= sameCents }
 
     // Joins: each unclaimed piece into the owned sound before it, where the rule allows.
     func joins(_ input: [PerformanceSound], owners: [Int?]) -> (sounds: [PerformanceSound], owner: [Int?]) {
@@ -60,7 +59,7 @@ public struct ScoreInformedRepair: Sendable {
       var owner: [Int?] = []  // the note each kept sound is linked to
       for (j, sound) in input.enumerated() {
         if owners[j] == nil, let last = sounds.last, let note = owner.last ?? nil,
-          sameNote(sound.frequencyHz, last.frequencyHz), sound.start - last.end <= gapSeconds,
+          sound.isAtPitch(last.frequencyHz, withinCents: sameCents), sound.start - last.end <= gapSeconds,
           nextPitched(after: note).map({ sound.start < due($0) - marginSeconds }) ?? true
         {
           var joined = last
@@ -94,7 +93,7 @@ public struct ScoreInformedRepair: Sendable {
       guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
       // A note of another pitch played as a repeat of the previous one (a wrong note that
       // changes nothing audible but the attack) needs a clearer re-attack.
-      let samePitch = sameNote(sound.frequencyHz, expectedHz)
+      let samePitch = sound.isAtPitch(expectedHz, withinCents: sameCents)
       let rise = samePitch ? dipDecibels : otherPitchDipDecibels
       // A repeat played without a dip (tongued legato) shows in the partials' phases only.
       guard

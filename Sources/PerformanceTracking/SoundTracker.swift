@@ -204,9 +204,7 @@ public struct SoundTracker: Sendable {
     var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
     // Whether `sound` is the room ringing on with `source`: its pitch, and quieter by the rule.
     func rings(_ sound: PerformanceSound, after source: PerformanceSound) -> Bool {
-      guard source.frequencyHz > 0, sound.frequencyHz > 0,
-        abs(1200 * log2(sound.frequencyHz / source.frequencyHz)) <= configuration.mergeCents
-      else { return false }
+      guard sound.isAtPitch(source.frequencyHz, withinCents: configuration.mergeCents) else { return false }
       let first = estimates.partitioningIndex { $0.time >= sound.start - 1e-9 }
       let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
       let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
@@ -254,9 +252,9 @@ public struct SoundTracker: Sendable {
   func merged(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var result: [PerformanceSound] = []
     for sound in absorbingHarmonicBlips(sounds) {
-      if let last = result.last, sound.boundary == .pitchChange, last.frequencyHz > 0, sound.frequencyHz > 0,
+      if let last = result.last, sound.boundary == .pitchChange,
         sound.start - last.end <= 2.5 * configuration.hopSeconds,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents,
+        sound.isAtPitch(last.frequencyHz, withinCents: configuration.mergeCents),
         !Self.rises(estimates, at: sound.start, byDecibels: configuration.segmenter.reattackDecibels)
       {
         result[result.count - 1] = joined(last, sound)
@@ -289,9 +287,9 @@ public struct SoundTracker: Sendable {
   func joiningSwells(_ sounds: [PerformanceSound], refiner: SoundBoundaryRefiner) -> [PerformanceSound] {
     var result: [PerformanceSound] = []
     for sound in sounds {
-      if let last = result.last, sound.boundary == .onset, last.frequencyHz > 0, sound.frequencyHz > 0,
+      if let last = result.last, sound.boundary == .onset,
         sound.start - last.end <= configuration.swellGapSeconds,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) < configuration.mergeCents
+        sound.isAtPitch(last.frequencyHz, withinCents: configuration.mergeCents)
       {
         let dip = refiner.dip(at: sound.start, frequencyHz: last.frequencyHz)
         if dip.fall < configuration.breakDecibels, dip.rise - dip.fall < configuration.louderDecibels {
@@ -433,7 +431,7 @@ public struct SoundTracker: Sendable {
           // The same pitch again, and its harmonics fell by a note's break before it: not a piece
           // of the same note but the note played again under the previous one's release. It
           // stays contiguous for the repair, and is timed at its attack (``PerformanceSound/attack``).
-          if abs(1200 * log2(sounds[i].frequencyHz / sounds[i - 1].frequencyHz)) <= configuration.mergeCents,
+          if sounds[i].isAtPitch(sounds[i - 1].frequencyHz, withinCents: configuration.mergeCents),
             refiner.dip(at: result[i].start, frequencyHz: sounds[i].frequencyHz).fall >= configuration.breakDecibels
           {
             result[i].attack = result[i].start
@@ -502,7 +500,7 @@ public struct SoundTracker: Sendable {
       // The room's echo of the sound before: its pitch, soon after it, far quieter.
       if let last = kept.last, sound.start - last.end <= configuration.echoSeconds,
         sound.peakLevelDBFS <= last.peakLevelDBFS - configuration.echoDecibels,
-        abs(1200 * log2(sound.frequencyHz / last.frequencyHz)) <= configuration.mergeCents
+        sound.isAtPitch(last.frequencyHz, withinCents: configuration.mergeCents)
       {
         continue
       }
