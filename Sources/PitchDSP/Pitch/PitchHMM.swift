@@ -178,9 +178,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
         isSide = troughVertexDepths[m] < depth
         m += 1
       }
-      // A trough at half a much deeper one's lag is not a period (a weak fundamental under
-      // strong even harmonics): it counts as no deeper than the threshold range's top, but
-      // keeps a long shot (below).
+      // A trough at a half or a third of a much deeper one's lag is not a period (a weak
+      // fundamental under a strong second or third harmonic): it counts as no deeper than the
+      // threshold range's top, but keeps a long shot (below).
       let isHandedOver = !isSide && troughPeriodLags[k] != lag
       troughDepths[k] = isSide || isHandedOver ? 1 : depth
       troughLongShots[k] = isHandedOver

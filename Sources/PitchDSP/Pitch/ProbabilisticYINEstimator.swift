@@ -13,12 +13,12 @@ import Foundation
 /// below the voicing gate (``PitchConfiguration/voicingRangeDecibels``). A trough with a
 /// deeper one within an eighth of its lag is a ripple on the flank of that dip (partials
 /// around the `K`-th line up again at `(1 − 1/K)` of the period), not a period, and earns
-/// nothing. A trough at half a much deeper one's lag (a weak fundamental, or a sub-harmonic in
-/// an attack) earns only a long shot, what a frame without troughs gives its deepest, so that
-/// the frames around it decide. The
-/// model's states are pitch bins (25 cents apart over the configured range), each voiced or
-/// unvoiced; a pitch moves at most ``maximumTransitionOctavesPerSecond`` between hops, and voicing
-/// switches with probability ``switchProbability``. The live decoder also lets a voiced pitch leap
+/// nothing. A trough at a half or a third of a much deeper one's lag (a weak fundamental, or a
+/// sub-harmonic in an attack) earns only a long shot, what a frame without troughs gives its
+/// deepest, so that the frames around it decide. The model's states are pitch bins (25 cents
+/// apart over the configured range), each voiced or unvoiced; a pitch moves at most
+/// ``maximumTransitionOctavesPerSecond`` between hops, and voicing switches with probability
+/// ``switchProbability``. The live decoder also lets a voiced pitch leap
 /// an octave or a twelfth with the small probability ``harmonicLeapProbability``: it decides
 /// each frame 80 ms after it, often inside an attack whose sub-harmonic or harmonic reads
 /// deepest, and without the leap the rest of the note could only follow that octave (as a note

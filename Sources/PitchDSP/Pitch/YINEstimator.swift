@@ -3,8 +3,9 @@
 ///
 /// Per frame: the cumulative mean normalized difference `d′(τ)`; the first lag (from the
 /// highest pitch down) where `d′` dips below ``threshold``, followed to its local minimum; parabolic
-/// interpolation of `d′` around it, refined to a fraction of a sample; when the dip at twice that
-/// lag is far deeper, the period is the double (a weak fundamental under strong even harmonics).
+/// interpolation of `d′` around it, refined to a fraction of a sample; when the dip at twice (or
+/// three times) that lag is far deeper, the period is that multiple (a weak fundamental under a
+/// strong second or third harmonic).
 /// The frame is voiced when
 /// such a dip exists and the frame is within the voicing gate
 /// (``PitchConfiguration/voicingRangeDecibels``); the confidence is `1 − d′(τ)`.
@@ -88,7 +89,8 @@ struct YINDecider {
       unvoiced.confidence = Double(max(0, 1 - d[best]))
       return unvoiced
     }
-    // A dip at half the period (a weak fundamental under strong even harmonics) hands over.
+    // A dip at a half or a third of the period (a weak fundamental under a strong second or
+    // third harmonic) hands over.
     tau = analysis.periodLag(startingAt: tau)
     let period = analysis.refinedLag(tau)
     return PitchEstimate(
