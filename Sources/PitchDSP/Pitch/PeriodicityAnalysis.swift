@@ -437,8 +437,9 @@ extension PeriodicityAnalysis {
   static let subharmonicRatio: Float = 0.25
   /// The triple's dip must be at most this fraction of the dip's own value: stricter, because two
   /// notes a fourth or a fifth apart (the room's ring of the previous note under the next) share
-  /// a period near three times the higher one's, where they dip to 0.06–0.2 of its own dip in
-  /// the project's reverberant renders; a weak fundamental under a strong third harmonic (a
+  /// a period near three times the higher one's, where they mostly dip to 0.06–0.2 of its own
+  /// dip in the project's reverberant renders (one oboe note's first 100 ms to 0.02: the live
+  /// decoder reads them a twelfth low); a weak fundamental under a strong third harmonic (a
   /// rendered bassoon) dips to 0.005–0.04 of it.
   static let subtripleRatio: Float = 0.05
   /// A dip may hand over to its triple only when its own value is at least this: under a strong

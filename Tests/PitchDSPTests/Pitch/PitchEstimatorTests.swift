@@ -111,7 +111,8 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
   /// 500 Hz lifts the third partial 8–30 dB over the others; the levels below are measured
   /// there). `d′` dips to about 0.25 at a third of the period and to nearly zero at the period;
   /// a YIN whose threshold takes the shallow dip (pYIN's higher thresholds do) read the note a
-  /// twelfth high. The dip at a third hands over to the period as the one at a half does.
+  /// twelfth high. The dip at a third hands over to the period as the one at a half does. (At the
+  /// default threshold, under the shallow dip, the note was read right before too.)
   @Test(arguments: [0.35, YINEstimator.defaultThreshold], [110.0, 164.8, 220])
   func aWeakFundamentalUnderAStrongThirdHarmonicIsStillThePitch(threshold: Double, frequency: Double) throws {
     let decibels = [-30.0, -12, 0, -8, -31, -32, -32, -23]
