@@ -447,6 +447,11 @@ extension PeriodicityAnalysis {
   /// shallow for the whole note, while a note under the ring of the previous one dips deeper
   /// at its own period as it takes over.
   static let subtripleFloor: Float = 0.15
+  /// A dip may hand over to its triple only when `d′` stays at least this high around 1.5 times
+  /// its lag: a weak fundamental under a strong third harmonic leaves it there at 1.5 or more
+  /// (the third harmonic does not repeat at twice the fundamental's period); a note a fifth
+  /// below still sounding dips it (0.01–0.95 over a violin's legato attack).
+  static let subtripleFifthFloor: Float = 1
 
   /// The lag of the true period when the dip of `d′` at `tau` is a half or a third of it: when
   /// the dip near `2·tau` is at most a quarter as deep (compared at their parabolas' vertices)
@@ -470,13 +475,25 @@ extension PeriodicityAnalysis {
       let own = refinedDip(tau).depth
       if own > Self.subharmonicFloor, refinedDip(double).depth < Self.subharmonicRatio * own { return double }
     }
-    // The triple's test is coarse enough for the parabolas (its own dip is shallow).
+    // The triple's test is coarse enough for the parabolas (its own dip is shallow). The note a
+    // fifth below (period 1.5·tau) shares the period 3·tau too: when it still sounds (a legato
+    // step up a fifth, its attack under the old note), `d′` dips at 1.5·tau; under a strong
+    // third harmonic it cannot (that harmonic is odd to the period 1.5·tau).
     if depth > Self.subtripleFloor, let triple = multipleDip(of: tau, times: 3),
-      parabolicExtremum(d, at: triple) < Self.subtripleRatio * depth
+      parabolicExtremum(d, at: triple) < Self.subtripleRatio * depth,
+      lowest(from: (3 * tau) / 2 - (3 * tau) / 40, to: (3 * tau) / 2 + (3 * tau) / 40) >= Self.subtripleFifthFloor
     {
       return triple
     }
     return tau
+  }
+
+  /// The lowest `d′` over `from...to`.
+  @_noLocks
+  private func lowest(from: Int, to: Int) -> Float {
+    var value = Float.infinity
+    for lag in max(1, from)...max(from, to) { value = min(value, normalizedDifference[lag]) }
+    return value
   }
 
   /// The lag of the dip of `d′` near `multiple · tau`, or `nil` when there is no dip there or it
