@@ -197,8 +197,16 @@ public struct SoundBoundaryRefiner: Sendable {
   }
 
   /// The harmonics of `frequency` below the limits, leaving out those within 1.5 / window of a
-  /// harmonic of `other`.
+  /// harmonic of `other`; none when `frequency` is a whole multiple of `other` (an octave, a
+  /// twelfth, two octaves above it, within 50 cents): every harmonic is then the other note's
+  /// too, and a few cents off the interval only parts the high ones by more than the window
+  /// resolves (10 cents off an octave: a violin's 9th harmonic 27 Hz from the lower note's 18th,
+  /// which timed an end on that faint harmonic alone, 230 ms early).
   func harmonics(of frequency: Double, clearOf other: Double?, window: Double) -> [Double] {
+    if let other, other > 0 {
+      let multiple = (frequency / other).rounded()
+      if multiple >= 2, abs(1200 * log2(frequency / (multiple * other))) <= 50 { return [] }
+    }
     let limit = min(maximumHarmonicHz, sampleRate / 2 - 200)
     let spacing = 1.5 / window
     var result: [Double] = []

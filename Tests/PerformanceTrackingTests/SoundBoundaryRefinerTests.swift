@@ -44,6 +44,29 @@ import _TestSupport
     #expect(abs(start - 0.5) <= 0.015, "start \(start)")
   }
 
+  /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
+  /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
+  /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
+  /// on that faint harmonic alone, 230 ms early (and the C4's start, no longer legato, 60 ms
+  /// late). Every harmonic of the upper note is the lower note's; the lower one keeps its odd
+  /// harmonics, and a fifth above keeps the harmonics between the lower note's.
+  @Test func aNoteALittleOffAnOctaveAboveAnotherHasNoHarmonicClearOfIt() {
+    let refiner = SoundBoundaryRefiner(samples: [Float](repeating: 0, count: 4410), sampleRate: Self.rate)
+    let lower = 261.63
+    for upper in [2 * lower * pow(2, 10.0 / 1200), 2 * lower * pow(2, -30.0 / 1200), 3 * lower * pow(2, 15.0 / 1200)] {
+      for window in [0.04, 0.06] {
+        let clear = refiner.harmonics(of: upper, clearOf: lower, window: window)
+        #expect(clear.isEmpty, "\(upper) Hz, \(window) s: \(clear)")
+      }
+      let hasClear = refiner.hasClearHarmonics(of: upper, near: lower)
+      #expect(!hasClear, "\(upper) Hz")
+    }
+    let lowerClear = refiner.harmonics(of: lower, clearOf: 2 * lower * pow(2, 10.0 / 1200), window: 0.04)
+    #expect(lowerClear.first == lower)
+    let fifthHasClear = refiner.hasClearHarmonics(of: 1.5 * lower, near: lower)
+    #expect(fifthHasClear)
+  }
+
   /// An A4 held from 0.1 to 1.6 s with a 5 Hz vibrato of `depthCents`; when `replayedAt` is
   /// given, the note is played again then with no dip: the old partials fade over 40 ms as new
   /// ones, at other phases, rise over 10 ms.
