@@ -45,6 +45,10 @@ public struct SoundTracker: Sendable {
     /// period dominates the pitch tracker's window) may last this long and still be folded into
     /// the note it starts, in seconds.
     public var octaveAttackSeconds: Double = 0.15
+    /// A sound shorter than ``blipSeconds`` that starts from quiet and runs straight into a
+    /// longer one within this many cents of it is that note's attack scooped into pitch (a
+    /// violin's or a voice's slide up into the note, a brass player's lip), in cents.
+    public var scoopCents: Double = 400
     /// A sound at the previous sound's pitch (within ``mergeCents``) that starts this soon after
     /// it ends and is ``echoDecibels`` quieter is the room's echo of it, in seconds.
     public var echoSeconds: Double = 0.8
@@ -77,7 +81,7 @@ public struct SoundTracker: Sendable {
 
     enum CodingKeys: String, CodingKey {
       case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
-      case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, echoSeconds, echoDecibels
+      case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, scoopCents, echoSeconds, echoDecibels
       case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
     }
 
@@ -99,6 +103,7 @@ public struct SoundTracker: Sendable {
       try update(&quietestDecibels, .quietestDecibels)
       try update(&blipSeconds, .blipSeconds)
       try update(&octaveAttackSeconds, .octaveAttackSeconds)
+      try update(&scoopCents, .scoopCents)
       try update(&echoSeconds, .echoSeconds)
       try update(&echoDecibels, .echoDecibels)
       try update(&ringDecibels, .ringDecibels)
@@ -304,10 +309,13 @@ public struct SoundTracker: Sendable {
 
   /// Folds each blip shorter than ``Configuration/blipSeconds`` that touches a longer sound
   /// (no gap, split only by a change of pitch) into that sound when it is the tracker's error
-  /// or part of the note's own attack or release: at a harmonic interval from it, or a glide
-  /// (a scoop into the note, a fall after it) whose pitch moves towards it by 20 cents or more
-  /// and stays within a whole tone of it. Before the sound, the sound starts at the blip; after
-  /// it, the sound ends with the blip. The blip's pitch points are dropped.
+  /// or part of the note's own attack or release: at a harmonic interval from it, a glide (a
+  /// scoop into the note, a fall after it) whose pitch moves towards it by 20 cents or more and
+  /// stays within a whole tone of it, or, before it, an attack from quiet within
+  /// ``Configuration/scoopCents`` of it (a sample's scoop up from 240 cents flat read as two
+  /// pitches, the note then timed 55 ms late, where its pitch arrived). Before the sound, the
+  /// sound starts at the blip; after it, the sound ends with the blip. The blip's pitch points
+  /// are dropped.
   func absorbingHarmonicBlips(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
     let touching = 2.5 * configuration.hopSeconds
     func isBlip(_ sound: PerformanceSound, of other: PerformanceSound, before: Bool) -> Bool {
@@ -319,6 +327,9 @@ public struct SoundTracker: Sendable {
         return true
       }
       guard sound.duration < configuration.blipSeconds, other.duration > sound.duration else { return false }
+      if before, sound.boundary == .onset, sound.isAtPitch(other.frequencyHz, withinCents: configuration.scoopCents) {
+        return true
+      }
       return Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
         || Self.isGlide(sound, towards: other.frequencyHz, fromStart: before)
     }

@@ -182,6 +182,23 @@ import _TestSupport
     #expect(folded.first?.start == 1 && folded.first?.frequencyHz == 783 && folded.first?.boundary == .onset)
   }
 
+  @Test func anAttackScoopedIntoPitchIsPartOfItsNote() {
+    // 60 ms from quiet at 304 Hz (240 cents flat, as FluidR3's violin F4 starts), then the note
+    // at 349 Hz: the note starts at the scoop, not where its pitch arrived. A blip from quiet a
+    // tritone away is no scoop; nor is one that follows another sound with no quiet before it.
+    let scoop = PerformanceSound(start: 1, end: 1.06, frequencyHz: 303.8, peakLevelDBFS: -30, boundary: .onset)
+    let note = PerformanceSound(start: 1.06, end: 1.3, frequencyHz: 349.2, peakLevelDBFS: -16, boundary: .pitchChange)
+    let folded = SoundTracker().absorbingHarmonicBlips([scoop, note])
+    #expect(folded.count == 1)
+    #expect(folded.first?.start == 1 && folded.first?.frequencyHz == 349.2 && folded.first?.boundary == .onset)
+    var tritone = scoop
+    tritone.frequencyHz = 349.2 / sqrt(2)
+    #expect(SoundTracker().absorbingHarmonicBlips([tritone, note]).count == 2)
+    var joined = scoop
+    joined.boundary = .pitchChange
+    #expect(SoundTracker().absorbingHarmonicBlips([joined, note]).count == 2)
+  }
+
   @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
     // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
     // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
