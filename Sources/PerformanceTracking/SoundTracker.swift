@@ -75,6 +75,12 @@ public struct SoundTracker: Sendable {
     /// Two sounds in a row closer than this in pitch, with no dip in level between them, are
     /// one sound split by a glitch of the pitch track, in cents.
     public var mergeCents: Double = 50
+    /// A note played again at the same pitch under the previous one's release is timed at its
+    /// attack (``PerformanceSound/attack``, found on its harmonics under the old note's decay)
+    /// when the harmonics fell by at least this much before it; by less, where the previous
+    /// note stopped, in dB. (A flute's or a trumpet's repeat 30–45 ms after the release began
+    /// falls 6–10 dB; timed at the stop it read 20–60 ms early.)
+    public var repeatAttackDecibels: Double = 6
 
     /// Creates the default configuration.
     public init() {}
@@ -83,6 +89,7 @@ public struct SoundTracker: Sendable {
       case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
       case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, scoopCents, echoSeconds, echoDecibels
       case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
+      case repeatAttackDecibels
     }
 
     /// Decodes a configuration; a setting absent from the data keeps its default, so that a
@@ -112,6 +119,7 @@ public struct SoundTracker: Sendable {
       try update(&louderDecibels, .louderDecibels)
       try update(&swellGapSeconds, .swellGapSeconds)
       try update(&mergeCents, .mergeCents)
+      try update(&repeatAttackDecibels, .repeatAttackDecibels)
     }
 
     /// A pitch range fitted to the notes expected: a little over an octave below the lowest (for
@@ -439,11 +447,12 @@ public struct SoundTracker: Sendable {
         if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
           Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
         {
-          // The same pitch again, and its harmonics fell by a note's break before it: not a piece
-          // of the same note but the note played again under the previous one's release. It
-          // stays contiguous for the repair, and is timed at its attack (``PerformanceSound/attack``).
+          // The same pitch again, and its harmonics fell before it: the note played again under
+          // the previous one's release. It stays contiguous for the repair, and is timed at its
+          // attack (``PerformanceSound/attack``).
           if sounds[i].isAtPitch(sounds[i - 1].frequencyHz, withinCents: configuration.mergeCents),
-            refiner.dip(at: result[i].start, frequencyHz: sounds[i].frequencyHz).fall >= configuration.breakDecibels
+            refiner.dip(at: result[i].start, frequencyHz: sounds[i].frequencyHz).fall
+              >= configuration.repeatAttackDecibels
           {
             result[i].attack = result[i].start
           }

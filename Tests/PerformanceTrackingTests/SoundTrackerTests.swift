@@ -72,34 +72,61 @@ import _TestSupport
     #expect(split.count == 2, "\(split)")
   }
 
-  @Test func aNoteRepeatedUnderItsReleaseIsTimedAtItsAttack() throws {
-    // E4 held 0.6 s, released over about 0.1 s; the same note again 70 ms after the release
-    // began, its partials restarting in another phase and rising over 0.12 s (a bow or a
-    // breath, not a tongue). The level never dips far enough for the pitch track to part
-    // them, but the harmonics do: the second sound starts where the first stopped (so that
-    // the two stay contiguous) and is timed at its attack, not 66 ms early with that start.
-    let generator = Self.generator
+  /// E4 held 0.6 s from 0.3 s, released over about `release` seconds, and played again `gap`
+  /// after the release began, its partials restarting in another phase and rising over 0.12 s.
+  static func repeatedUnderItsRelease(gap: Double, release: Double = 0.1) -> [Float] {
     let partials = (1...8).map { pow(0.7, Double($0 - 1)) }
     let first = generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: partials, length: .seconds(1.5))
     let second = generator.harmonicTone(
       fundamentalHz: 330, partialAmplitudes: partials.indices.map { $0 % 2 == 1 ? -partials[$0] : partials[$0] },
       length: .seconds(1.5))
-    let (held, gap, release, attack) = (0.6, 0.07, 0.1, 0.12)
-    var samples = Self.silence(0.3)
+    let (held, attack) = (0.6, 0.12)
+    var samples = silence(0.3)
     for n in first.indices {
-      let t = Double(n) / Self.rate
+      let t = Double(n) / rate
       let one = t < held ? 0.1 * min(1, t / 0.02) : 0.1 * exp(-(t - held) / (release / 2.3))
       let u = t - held - gap
       let two = u < 0 ? 0 : 0.1 * min(1, u / attack) * min(1, max(0, (0.6 - u) / 0.05))
       samples.append(Float(Double(first[n]) * one + Double(second[n]) * two))
     }
+    return samples
+  }
+
+  @Test func aNoteRepeatedUnderItsReleaseIsTimedAtItsAttack() throws {
+    // The same note again 70 ms after the release began (a bow or a breath, not a tongue). The
+    // level never dips far enough for the pitch track to part them, but the harmonics do: the
+    // second sound starts where the first stopped (so that the two stay contiguous) and is
+    // timed at its attack, not 66 ms early with that start.
+    let samples = Self.repeatedUnderItsRelease(gap: 0.07)
     var configuration = SoundTracker.Configuration()
     configuration.fitRange(lowestHz: 200, highestHz: 600, sampleRate: Self.rate)
     let sounds = try SoundTracker(configuration: configuration).sounds(in: samples, sampleRate: Self.rate)
     #expect(sounds.count == 2, "\(sounds)")
     guard sounds.count == 2 else { return }
     #expect(abs(sounds[1].start - sounds[0].end) < 0.005, "\(sounds)")
-    #expect(abs(sounds[1].onset - (0.3 + held + gap)) <= 0.025, "\(sounds)")
+    #expect(abs(sounds[1].onset - (0.3 + 0.6 + 0.07)) <= 0.025, "\(sounds)")
+  }
+
+  @Test func aRepeatWhoseHarmonicsFellLessThanABreakIsStillTimedAtItsAttack() throws {
+    // Released over 0.15 s and played again 45 ms after the release began: by then the
+    // harmonics have fallen 9 dB, less than a note's break (a flute's or a trumpet's quick
+    // repeat). Split where the pitch track parted them, the second sound is timed at its
+    // attack, not at the first one's stop (50 ms early), as it was while only a fall of
+    // `breakDecibels` counted.
+    let gap = 0.045
+    let samples = Self.repeatedUnderItsRelease(gap: gap, release: 0.15)
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: 600, sampleRate: Self.rate)
+    let tracker = SoundTracker(configuration: configuration)
+    let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
+    let onset = 0.3 + 0.6 + gap
+    let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
+    let second = PerformanceSound(start: onset + 0.04, end: 1.5, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
+    let refined = tracker.refined(
+      [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    #expect(refined.count == 2)
+    guard refined.count == 2 else { return }
+    #expect(abs(refined[1].onset - onset) <= 0.025, "\(refined)")
   }
 
   @Test func theRoomsRingAfterANoteIsNoSound() throws {
