@@ -457,7 +457,8 @@ extension PeriodicityAnalysis {
   /// the dip near `2·tau` is at most a quarter as deep (compared at their parabolas' vertices)
   /// while `tau`'s own dip is clearly above zero (``subharmonicRatio``, ``subharmonicFloor``),
   /// or else the dip near `3·tau` at most a twentieth as deep while `tau`'s own dip is shallow
-  /// (``subtripleRatio``, ``subtripleFloor``), the signal repeats far better every `2·tau`
+  /// and `d′` has no dip at `1.5·tau` (``subtripleRatio``, ``subtripleFloor``,
+  /// ``subtripleFifthFloor``), the signal repeats far better every `2·tau`
   /// (`3·tau`) than every `tau`, which happens when a weak fundamental sits under a strong second
   /// or third harmonic (a bassoon's or a contrabass's low notes, whose formant lifts one harmonic
   /// 10–30 dB over the others): then the period is that multiple. Returns `tau` otherwise.
@@ -488,11 +489,12 @@ extension PeriodicityAnalysis {
     return tau
   }
 
-  /// The lowest `d′` over `from...to`.
+  /// The lowest `d′` over `from...to` (lags from 1 on).
   @_noLocks
   private func lowest(from: Int, to: Int) -> Float {
+    let first = max(1, from)
     var value = Float.infinity
-    for lag in max(1, from)...max(from, to) { value = min(value, normalizedDifference[lag]) }
+    for lag in first...max(first, to) { value = min(value, normalizedDifference[lag]) }
     return value
   }
 
