@@ -107,17 +107,20 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= 0.99, "\(method) at \(frequency) Hz: \(result)")
   }
 
+  /// Partials 1–8 of FluidR3's bassoon at E3, as measured there (amplitudes; in dB under the
+  /// third: −30, −12, 0, −8, −31, −32, −32, −23).
+  static let strongThirdHarmonic = [-30.0, -12, 0, -8, -31, -32, -32, -23].map { pow(10, $0 / 20) }
+
   /// A weak fundamental under a strong third harmonic (FluidR3's bassoon at E3: a formant near
-  /// 500 Hz lifts the third partial 8–30 dB over the others; the levels below are measured
-  /// there). `d′` dips to about 0.25 at a third of the period and to nearly zero at the period;
-  /// a YIN whose threshold takes the shallow dip (pYIN's higher thresholds do) read the note a
-  /// twelfth high. The dip at a third hands over to the period as the one at a half does. (At the
-  /// default threshold, under the shallow dip, the note was read right before too.)
+  /// 500 Hz lifts the third partial 8–30 dB over the others). `d′` dips to about 0.25 at a
+  /// third of the period and to nearly zero at the period; a YIN whose threshold takes the
+  /// shallow dip (pYIN's higher thresholds do) read the note a twelfth high. The dip at a third
+  /// hands over to the period as the one at a half does. (At the default threshold, under the
+  /// shallow dip, the note was read right before too.)
   @Test(arguments: [0.35, YINEstimator.defaultThreshold], [110.0, 164.8, 220])
   func aWeakFundamentalUnderAStrongThirdHarmonicIsStillThePitch(threshold: Double, frequency: Double) throws {
-    let decibels = [-30.0, -12, 0, -8, -31, -32, -32, -23]
     let tone = Self.generator.harmonicTone(
-      fundamentalHz: frequency, partialAmplitudes: decibels.map { pow(10, $0 / 20) }, length: .seconds(0.6))
+      fundamentalHz: frequency, partialAmplitudes: Self.strongThirdHarmonic, length: .seconds(0.6))
     let estimator = try YINEstimator(configuration: PitchConfiguration(sampleRate: Self.rate), threshold: threshold)
     let estimates = estimator.estimates(for: Signal.scaled(tone, by: 0.3))
     let result = accuracy(estimates, truth: { _ in frequency }, from: 0.1, to: 0.5)
@@ -164,9 +167,8 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     // 0.48 s: the new note's own dip 0.8, its triple's 0.002, the old note's 0.46.
     let mixture = try Self.handOver(of: new, at: 0.48, in: samples)
     #expect(mixture == 1)
-    let decibels = [-30.0, -12, 0, -8, -31, -32, -32, -23]
     let bassoon = Self.generator.harmonicTone(
-      fundamentalHz: 164.8, partialAmplitudes: decibels.map { pow(10, $0 / 20) }, length: .seconds(0.5))
+      fundamentalHz: 164.8, partialAmplitudes: Self.strongThirdHarmonic, length: .seconds(0.5))
     let weak = try Self.handOver(of: 3 * 164.8, at: 0.3, in: Signal.scaled(bassoon, by: 0.3))
     #expect(abs(weak - 3) < 0.15, "\(weak)")
   }
