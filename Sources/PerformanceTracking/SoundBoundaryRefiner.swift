@@ -80,7 +80,7 @@ public struct SoundBoundaryRefiner: Sendable {
     // A rise of less than 6 dB is no attack to time.
     guard peak > 2 * floor, peak > 0 else { return sound.start }
     // The same note again: the new attack hides under the old note's decay.
-    if let overlapping, abs(1200 * log2(sound.frequencyHz / overlapping.frequencyHz)) <= 50 {
+    if let overlapping, sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) {
       var dip = peakIndex
       for i in 0...peakIndex where envelope[i] < envelope[dip] { dip = i }
       if let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex) { return time(onset) }
