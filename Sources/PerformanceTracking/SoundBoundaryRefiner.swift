@@ -115,13 +115,17 @@ public struct SoundBoundaryRefiner: Sendable {
     // (After quiet there is no leakage; and an attack that jumps out of the floor and then
     // swells slowly, as a flute's, rises all the way and starts at the jump.)
     // A real attack rises all the way from where the walk stopped; leakage wavers on the way.
+    // Nor when the previous note had stopped by the crossing and the floor lies more than 43 dB
+    // under the peak (the emergence is then 40 dB under the peak, clear of the floor): a
+    // release only fades, and nothing else sounds; what wavers is the new note's breath (a
+    // flute's high notes swell exponentially, and their line meets the floor 30–40 ms late).
     var highest = 0.0
     var drawdown = 1.0
     for i in index...lowIndex {
       highest = max(highest, envelope[i])
       if highest > 0 { drawdown = min(drawdown, envelope[i] / highest) }
     }
-    if overlapping != nil, drawdown < 0.94 {
+    if let overlapping, drawdown < 0.94, !(overlapping.end < time(crossing) && 0.01 * peak > 1.41 * floor) {
       let sixty = floor + 0.6 * (peak - floor)
       var sixtyIndex = lowIndex
       while sixtyIndex < peakIndex, envelope[sixtyIndex] < sixty { sixtyIndex += 1 }

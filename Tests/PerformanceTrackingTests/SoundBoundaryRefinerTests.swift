@@ -44,6 +44,27 @@ import _TestSupport
     #expect(abs(start - 0.5) <= 0.015, "start \(start)")
   }
 
+  /// A high flute note after a gap (MuseScore_General's C#6 after a B5): the previous note's
+  /// release has faded, and the new one jumps to 40 dB under its peak and swells exponentially
+  /// (0.3 dB per ms), wavering as it comes (its breath). The pitch track noticed it 60 ms in.
+  /// The attack's 15–60 % line met the floor 54 ms late; with the previous note stopped and
+  /// the floor quiet, the start is where the note emerged.
+  @Test func aNoteSwellingExponentiallyAfterAFadedReleaseStartsWhereItEmerges() {
+    let seconds = 1.0
+    let old = Self.tone(988, seconds: seconds, from: 0, to: seconds) { t in t < 0.5 ? 0.1 : 0.1 * exp(-(t - 0.5) / 0.01) }
+    let new = Self.tone(1109, seconds: seconds, from: 0.56, to: seconds) { t in
+      let swell = min(0.1, 0.001 * pow(10, max(0, t - 0.565) * 300 / 20))
+      let jump = min(1, (t - 0.56) / 0.005)
+      return jump * swell * (t < 0.62 ? 1 + 0.8 * sin(2 * .pi * 20 * t) : 1)
+    }
+    let samples = zip(old, new).map { $0 + $1 }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.01, end: 0.5, frequencyHz: 988, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.62, end: 0.99, frequencyHz: 1109, peakLevelDBFS: -20)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.56) <= 0.015, "start \(start)")
+  }
+
   /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
   /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
   /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
