@@ -321,7 +321,8 @@ public struct SoundTracker: Sendable {
   /// scoop into the note, a fall after it) whose pitch moves towards it by 20 cents or more and
   /// stays within a whole tone of it, or, before it, an attack from quiet within
   /// ``Configuration/scoopCents`` of it (a sample's scoop up from 240 cents flat read as two
-  /// pitches, the note then timed 55 ms late, where its pitch arrived). Before the sound, the
+  /// pitches, the note then timed 55 ms late, where its pitch arrived) or gliding into it from
+  /// further away (``isAttackGlide(_:into:arrivingWithin:)``). Before the sound, the
   /// sound starts at the blip; after it, the sound ends with the blip. The blip's pitch points
   /// are dropped.
   func absorbingHarmonicBlips(_ sounds: [PerformanceSound]) -> [PerformanceSound] {
@@ -335,7 +336,10 @@ public struct SoundTracker: Sendable {
         return true
       }
       guard sound.duration < configuration.blipSeconds, other.duration > sound.duration else { return false }
-      if before, sound.boundary == .onset, sound.isAtPitch(other.frequencyHz, withinCents: configuration.scoopCents) {
+      if before, sound.boundary == .onset,
+        sound.isAtPitch(other.frequencyHz, withinCents: configuration.scoopCents)
+          || Self.isAttackGlide(sound, into: other.frequencyHz, arrivingWithin: configuration.mergeCents)
+      {
         return true
       }
       return Self.isHarmonicInterval(sound.frequencyHz, other.frequencyHz)
@@ -384,6 +388,18 @@ public struct SoundTracker: Sendable {
     guard cents.count >= 2, cents.allSatisfy({ abs($0) <= 200 }) else { return false }
     let approach = abs(cents.first!) - abs(cents.last!)
     return fromStart ? approach >= 20 : approach <= -20
+  }
+
+  /// Whether a blip's pitch glides into `frequency`, as a note's first frames do while its
+  /// attack still fills the pitch tracker's window (a flute's A5 read 1270, 1160, 920 Hz on its
+  /// way in): every point nearer it than the one before until one lies within `cents` of it,
+  /// 100 cents nearer in all, and the points after that within `cents` of it too.
+  static func isAttackGlide(_ blip: PerformanceSound, into frequency: Double, arrivingWithin cents: Double) -> Bool {
+    let distances = blip.pitchTrack.map { abs(1200 * log2($0.frequencyHz / frequency)) }
+    guard !distances.isEmpty else { return false }
+    let glide = distances[...(distances.firstIndex { $0 <= cents } ?? distances.count - 1)]
+    guard glide.count >= 2, distances[glide.endIndex...].allSatisfy({ $0 <= cents }) else { return false }
+    return zip(glide, glide.dropFirst()).allSatisfy { $0 > $1 } && glide.first! - glide.last! >= 100
   }
 
   /// Whether two pitches lie an octave, a twelfth, two octaves or a fifth apart (within 40

@@ -226,6 +226,32 @@ import _TestSupport
     #expect(SoundTracker().absorbingHarmonicBlips([joined, note]).count == 2)
   }
 
+  @Test func anAttackGlidingIntoPitchIsPartOfItsNote() {
+    // TimGM6mb's flute A5 from quiet: its first frames read 1272, 1157 and 917 Hz while the
+    // attack fills the window (six semitones over the note, further than a scoop), then the
+    // note at 879 Hz; the note was timed where its pitch arrived, 55 ms late. It starts at the
+    // glide. A blip that keeps its pitch (a grace note), one that turns away on its way in, and
+    // an empty one are no glide.
+    // The blip's pitch is its first point's (the raw sound's, 6 to 7 semitones off the note).
+    func blip(_ frequencies: [Double]) -> PerformanceSound {
+      var sound = PerformanceSound(start: 4.88, end: 4.94, frequencyHz: frequencies[0], peakLevelDBFS: -25, boundary: .onset)
+      sound.pitchTrack = frequencies.enumerated().map { .init(time: 4.9 + 0.01 * Double($0.offset), frequencyHz: $0.element) }
+      return sound
+    }
+    let note = PerformanceSound(start: 4.94, end: 5.24, frequencyHz: 878.8, peakLevelDBFS: -16, boundary: .pitchChange)
+    let folded = SoundTracker().absorbingHarmonicBlips([blip([1272, 1157.3, 917.2]), note])
+    #expect(folded.count == 1)
+    #expect(folded.first?.start == 4.88 && folded.first?.frequencyHz == 878.8 && folded.first?.boundary == .onset)
+    // From below, arriving and staying at the note's pitch (within 50 cents) after the glide.
+    #expect(SoundTracker().absorbingHarmonicBlips([blip([619, 655, 701, 907, 884, 878]), note]).count == 1)
+    for other in [[1272, 1271, 1273.5], [1272, 1157, 1200], [1272]] as [[Double]] {
+      #expect(SoundTracker().absorbingHarmonicBlips([blip(other), note]).count == 2, "\(other)")
+    }
+    var empty = blip([1272])
+    empty.pitchTrack = []
+    #expect(SoundTracker().absorbingHarmonicBlips([empty, note]).count == 2)
+  }
+
   @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
     // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
     // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
