@@ -70,11 +70,14 @@ public struct SoundBoundaryRefiner: Sendable {
     var peakIndex = searchFrom
     for i in searchFrom..<envelope.count where envelope[i] > envelope[peakIndex] { peakIndex = i }
     let peak = envelope[peakIndex]
-    // The attack's arrival: the first point within 3 dB of the peak. A note that swells again
-    // after its attack (a bow change, beating with the previous note's ring) keeps its attack,
-    // however deep the trough before the swell.
+    // The attack's arrival: the first point within 3 dB of the peak, or, after quiet, within
+    // 12 dB (a bowed note's first burst, a breath's chiff, may dip before the note settles
+    // 11 dB louder; the trough stopped the walk back to the attack 35 ms late). A note that
+    // swells again after its attack (a bow change, beating with the previous note's ring) keeps
+    // its attack, however deep the trough before the swell.
+    let arrivalLevel = overlapping == nil ? 0.25 : 0.708
     var arrival = searchFrom
-    while arrival < peakIndex, envelope[arrival] < 0.708 * peak { arrival += 1 }
+    while arrival < peakIndex, envelope[arrival] < arrivalLevel * peak { arrival += 1 }
     var floor = peak
     for i in 0...arrival { floor = min(floor, envelope[i]) }
     // A rise of less than 6 dB is no attack to time.

@@ -65,6 +65,28 @@ import _TestSupport
     #expect(abs(start - 0.56) <= 0.015, "start \(start)")
   }
 
+  /// A bowed note from quiet (TimGM6mb's violin B4): a first burst 11 dB under the note's
+  /// level for 30 ms, a trough 9 dB under the burst, then the note. The pitch track noticed it
+  /// 40 ms in; the trough stopped the walk back to the attack, and the start was timed at the
+  /// second rise, 35-45 ms late.
+  @Test func aNoteFromQuietWhoseFirstBurstDipsStartsAtTheBurst() {
+    let seconds = 1.0
+    let samples = Self.tone(494, seconds: seconds, from: 0.5, to: seconds) { t in
+      switch t {
+      case ..<0.505: 0.28 * (t - 0.5) / 0.005
+      case ..<0.525: 0.28
+      case ..<0.535: 0.28 - (t - 0.525) / 0.01 * 0.18
+      case ..<0.545: 0.1
+      case ..<0.56: 0.1 + (t - 0.545) / 0.015 * 0.9
+      default: 1
+      }
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.54, end: 0.99, frequencyHz: 494, peakLevelDBFS: -6)
+    let start = refiner.start(of: sound, after: nil)
+    #expect(abs(start - 0.5) <= 0.01, "start \(start)")
+  }
+
   /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
   /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
   /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
