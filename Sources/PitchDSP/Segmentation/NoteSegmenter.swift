@@ -14,7 +14,9 @@ import Foundation
 ///   starts voiced starts with a note, over an assumed floor of −90 dBFS.
 /// - A sound starts when the level exceeds the floor by ``Configuration/onDecibels``; it ends when
 ///   it falls below floor + ``Configuration/offDecibels``, or when a pitched sound stays unvoiced
-///   for ``Configuration/unvoicedSeconds``.
+///   for ``Configuration/unvoicedSeconds``. A sound that is still unvoiced that long after it
+///   started (noise swelling over the threshold, a breath) starts again at its first voiced
+///   estimate.
 /// - A re-attack (the level rising by ``Configuration/reattackDecibels`` within
 ///   ``Configuration/reattackSeconds`` while sounding, as when a note is repeated without a gap)
 ///   starts a new segment at the lowest point before the rise when that point is a real dip,
@@ -254,6 +256,11 @@ public final class NoteSegmenter {
       let finished = finishSegment(at: estimate.time)
       sounding = false
       return finished
+    }
+    // A sound unvoiced since it started for longer than a pitched sound may stay unvoiced (noise
+    // over the threshold, a breath) starts again at its first voiced estimate.
+    if voiced, voicedCount == 0, estimate.time - segmentStart >= configuration.unvoicedSeconds {
+      start(at: estimate.time, boundary: segmentBoundary)
     }
     // A pitched sound that has gone unvoiced for long enough has ended.
     if voiced {
