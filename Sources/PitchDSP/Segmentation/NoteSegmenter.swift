@@ -10,8 +10,10 @@ import Foundation
 /// and a noisy one segment alike.
 ///
 /// - The noise floor follows the level down at once and up slowly
-///   (``Configuration/floorRiseDecibelsPerSecond``); silence counts as −120 dBFS. A stream that
-///   starts voiced starts with a note, over an assumed floor of −90 dBFS.
+///   (``Configuration/floorRiseDecibelsPerSecond``) on unvoiced estimates; a pitched one holds it
+///   (music played on without a gap hides the noise, and a floor creeping up under it cut short
+///   the quiet notes that followed). Silence counts as −120 dBFS. A stream that starts voiced
+///   starts with a note, over an assumed floor of −90 dBFS.
 /// - A sound starts when the level exceeds the floor by ``Configuration/onDecibels``; it ends when
 ///   it falls below floor + ``Configuration/offDecibels``, or when a pitched sound stays unvoiced
 ///   for ``Configuration/unvoicedSeconds``. A sound that is still unvoiced that long after it
@@ -48,7 +50,7 @@ public final class NoteSegmenter {
     public var voicedOnDecibels: Double? = nil
     /// How far above the noise floor a sound continues, in dB (below `onDecibels`: hysteresis).
     public var offDecibels: Double = 8
-    /// How fast the floor may rise, in dB per second.
+    /// How fast the floor may rise on unvoiced estimates, in dB per second.
     public var floorRiseDecibelsPerSecond: Double = 3
     /// The distance from the note's pitch that counts as a new note, in cents.
     public var changeCents: Double = 60
@@ -241,7 +243,7 @@ public final class NoteSegmenter {
       // A stream that starts voiced starts mid-note: assume a quiet room's floor.
       floor = voiced ? min(level - configuration.onDecibels, -90) : level
     } else {
-      floor = min(level, floor + configuration.floorRiseDecibelsPerSecond * hop)
+      floor = min(level, floor + (voiced ? 0 : configuration.floorRiseDecibelsPerSecond * hop))
     }
 
     if !sounding {

@@ -137,4 +137,26 @@ import _TestSupport
     let breathy = NoteSegmenter().segments(of: estimates(unvoicedFrom: 0.6))
     #expect(breathy.count == 1 && abs((breathy.first?.start ?? 0) - 0.6) < 0.005, "\(breathy)")
   }
+
+  @Test func theFloorHoldsWhilePitchedSoundsPlayOn() {
+    // Noise at −50 dBFS, then 6 s of notes played on without a gap at −20 dBFS (the noise fills
+    // the moments between them), then a quiet note at −33 dBFS, 17 dB over the noise. A floor
+    // rising 3 dB a second through the music stood 18 dB up by then, and the quiet note ended
+    // as soon as it began (TimGM6mb's trumpet F4 under white noise was heard for 0.7 of its
+    // 1.4 s). Pitched frames hold the floor; the quiet note lasts.
+    let estimates: [PitchEstimate] = (0..<800).map { i in
+      let t = Double(i) * 0.01
+      switch t {
+      case ..<0.5: return .init(time: t, frequencyHz: 0, confidence: 0, levelDBFS: -50)
+      case ..<6.5:
+        let step = Int((t - 0.5) / 0.5)
+        return .init(time: t, frequencyHz: step % 2 == 0 ? 440 : 494, confidence: 0.9, levelDBFS: -20)
+      case ..<7.5: return .init(time: t, frequencyHz: 349, confidence: 0.9, levelDBFS: -33)
+      default: return .init(time: t, frequencyHz: 0, confidence: 0, levelDBFS: -50)
+      }
+    }
+    let found = NoteSegmenter().segments(of: estimates)
+    let quiet = found.last { abs(1200 * log2($0.frequencyHz / 349)) < 50 }
+    #expect(quiet.map { abs($0.start - 6.5) < 0.05 && abs($0.end - 7.5) < 0.05 } == true, "\(found)")
+  }
 }
