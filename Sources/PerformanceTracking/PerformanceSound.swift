@@ -97,6 +97,16 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
     return SoundTracker.median(body.isEmpty ? pitchTrack.map(\.frequencyHz) : body)
   }
 
+  /// How widely ``pitchTrack`` spreads from `attackSeconds` after ``start`` on: the
+  /// interquartile range of its points, in cents; 0 with fewer than four points.
+  ///
+  /// - Parameter attackSeconds: The attack left out, in seconds.
+  func pitchSpreadCents(skippingAttack attackSeconds: Double) -> Double {
+    let cents = pitchTrack.filter { $0.time >= start + attackSeconds }.map { 1200 * log2($0.frequencyHz) }.sorted()
+    guard cents.count >= 4 else { return 0 }
+    return cents[cents.count * 3 / 4] - cents[cents.count / 4]
+  }
+
   /// Whether the sound's stable pitch is within `cents` of `frequencyHz`; `false` when either is
   /// unpitched (not above 0).
   func isAtPitch(_ frequencyHz: Double, withinCents cents: Double) -> Bool {

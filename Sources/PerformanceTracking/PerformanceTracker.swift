@@ -102,12 +102,14 @@ public struct PerformanceTracker: Sendable {
     return try track(samples, sampleRate: reader.format.sampleRate, latencySeconds: latencySeconds)
   }
 
-  /// Sounds found elsewhere (a live tracker), linked to the notes: latency, linking, repair.
+  /// Sounds found elsewhere (a live tracker), linked to the notes: latency, linking, repair,
+  /// and doubtful pitches checked against the spectrum (``checkedPitch(of:refiner:)``).
   ///
   /// - Parameters:
   ///   - sounds: The sounds, in time order, on the audio's time line.
   ///   - latencySeconds: The latency, or `nil` to measure it.
-  ///   - refiner: The take's audio, for repairs that look for re-attacks (`nil`: joins only).
+  ///   - refiner: The take's audio, for repairs that look for re-attacks and for checking
+  ///     pitches (`nil`: joins only, pitches as tracked).
   /// - Returns: The alignment.
   public func link(
     _ sounds: [PerformanceSound], latencySeconds: Double?, refiner: SoundBoundaryRefiner?
@@ -116,9 +118,28 @@ public struct PerformanceTracker: Sendable {
       latencySeconds ?? LatencyCalibration.estimate(notes: notes, sounds: sounds, linker: linker) ?? 0
     let first = PerformanceAlignment(
       notes: notes, sounds: sounds, latencySeconds: latency, linker: linker, trend: trend)
-    guard repairs else { return first }
+    guard repairs || refiner != nil else { return first }
+    let repaired = repairs ? ScoreInformedRepair().repaired(first, refiner: refiner) : sounds
     return PerformanceAlignment(
-      notes: notes, sounds: ScoreInformedRepair().repaired(first, refiner: refiner), latencySeconds: latency,
-      linker: linker, trend: trend)
+      notes: notes, sounds: refiner.map { refiner in repaired.map { checkedPitch(of: $0, refiner: refiner) } } ?? repaired,
+      latencySeconds: latency, linker: linker, trend: trend)
+  }
+
+  /// A sound whose pitch lies off the tuning's semitones, or whose pitch track spreads (its
+  /// interquartile range), by more than ``SoundTracker/Configuration/spectralCheckCents``, with
+  /// the pitch of its spectrum when the two disagree by more than that (the pitch track mixed
+  /// in another note); otherwise the sound as it is.
+  func checkedPitch(of sound: PerformanceSound, refiner: SoundBoundaryRefiner) -> PerformanceSound {
+    let limit = configuration.spectralCheckCents
+    guard sound.frequencyHz > 0 else { return sound }
+    let semitones = 12 * log2(sound.frequencyHz / tuning.a4Hz)
+    let offSemitone = abs(semitones - semitones.rounded()) * 100 > limit
+    guard offSemitone || sound.pitchSpreadCents(skippingAttack: configuration.segmenter.attackSeconds) > limit,
+      let spectral = refiner.harmonicPitch(of: sound),
+      abs(1200 * log2(spectral / sound.frequencyHz)) > limit
+    else { return sound }
+    var checked = sound
+    checked.frequencyHz = spectral
+    return checked
   }
 }

@@ -81,6 +81,13 @@ public struct SoundTracker: Sendable {
     /// note stopped, in dB. (A flute's or a trumpet's repeat 30–45 ms after the release began
     /// falls 6–10 dB; timed at the stop it read 20–60 ms early.)
     public var repeatAttackDecibels: Double = 6
+    /// A sound whose pitch lies further than this from the tuning's nearest semitone, or whose
+    /// pitch track spreads wider (interquartile range), is read again from its spectrum (``SoundBoundaryRefiner/harmonicPitch(of:searchCents:stepCents:attackSeconds:longestSeconds:)``),
+    /// and the spectrum's pitch replaces the pitch track's when the two differ by more than
+    /// this: under a room's ring the track's frames mix the note with the notes before it (a
+    /// flute's G5 under a B5's ring read 80–120 cents sharp), in cents. Used by
+    /// ``PerformanceTracker``, which knows the tuning.
+    public var spectralCheckCents: Double = 20
 
     /// Creates the default configuration.
     public init() {}
@@ -89,7 +96,7 @@ public struct SoundTracker: Sendable {
       case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
       case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, scoopCents, echoSeconds, echoDecibels
       case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
-      case repeatAttackDecibels
+      case repeatAttackDecibels, spectralCheckCents
     }
 
     /// Decodes a configuration; a setting absent from the data keeps its default, so that a
@@ -120,6 +127,7 @@ public struct SoundTracker: Sendable {
       try update(&swellGapSeconds, .swellGapSeconds)
       try update(&mergeCents, .mergeCents)
       try update(&repeatAttackDecibels, .repeatAttackDecibels)
+      try update(&spectralCheckCents, .spectralCheckCents)
     }
 
     /// A pitch range fitted to the notes expected: a little over an octave below the lowest (for

@@ -87,6 +87,23 @@ import _TestSupport
     #expect(abs(start - 0.5) <= 0.01, "start \(start)")
   }
 
+  /// A flute's G5 under the ring of the B5 before it (a room's reverb, the ring as loud as the
+  /// note when it starts and fading over 0.3 s): the pitch track read 837 Hz, 114 cents sharp.
+  /// The spectrum's loudest harmonic comb within 150 cents is the G5's. A sound too short to
+  /// read has no spectral pitch.
+  @Test func theSpectrumReadsANoteUnderAnotherNotesRing() {
+    let seconds = 1.0
+    let ring = Self.tone(987.77, seconds: seconds, from: 0, to: seconds) { t in 0.1 * exp(-t / 0.3) }
+    let note = Self.tone(783.99, seconds: seconds, from: 0.2, to: 0.5) { _ in 0.1 }
+    let refiner = SoundBoundaryRefiner(samples: zip(ring, note).map { $0 + $1 }, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.2, end: 0.5, frequencyHz: 837.4, peakLevelDBFS: -20)
+    let pitch = refiner.harmonicPitch(of: sound)
+    #expect(pitch.map { abs(1200 * log2($0 / 783.99)) <= 5 } == true, "\(pitch as Any)")
+    var short = sound
+    short.end = 0.3
+    #expect(refiner.harmonicPitch(of: short) == nil)
+  }
+
   /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
   /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
   /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
