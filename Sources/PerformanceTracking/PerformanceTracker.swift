@@ -119,10 +119,10 @@ public struct PerformanceTracker: Sendable {
     let first = PerformanceAlignment(
       notes: notes, sounds: sounds, latencySeconds: latency, linker: linker, trend: trend)
     guard repairs || refiner != nil else { return first }
-    let repaired = repairs ? ScoreInformedRepair().repaired(first, refiner: refiner) : sounds
+    var repaired = repairs ? ScoreInformedRepair().repaired(first, refiner: refiner) : sounds
+    if let refiner { repaired = repaired.map { checkedPitch(of: $0, refiner: refiner) } }
     return PerformanceAlignment(
-      notes: notes, sounds: refiner.map { refiner in repaired.map { checkedPitch(of: $0, refiner: refiner) } } ?? repaired,
-      latencySeconds: latency, linker: linker, trend: trend)
+      notes: notes, sounds: repaired, latencySeconds: latency, linker: linker, trend: trend)
   }
 
   /// A sound whose pitch lies off the tuning's semitones, or whose pitch track spreads (its

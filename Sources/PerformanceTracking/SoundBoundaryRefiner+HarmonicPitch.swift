@@ -8,9 +8,10 @@ extension SoundBoundaryRefiner {
   /// is scored by the summed amplitude of its harmonics (up to ``maximumHarmonics``, below
   /// ``maximumHarmonicHz``) under a triangular window over the sound's held part, from
   /// `attackSeconds` after its onset to 20 ms before its end (its middle `longestSeconds` when
-  /// longer), and the best is refined on a parabola through its neighbours. Under a room's ring the frames' periodicity mixes the note with the notes
-  /// before it (a flute's G5 under the ring of a B5 a third above read 80–120 cents sharp);
-  /// their harmonics lie apart, and the note's own comb is the loudest.
+  /// longer), and the best is refined on a parabola through its neighbours. Under a room's
+  /// ring the frames' periodicity mixes the note with the notes before it (a flute's G5 under
+  /// the ring of a B5 a third above read 80–120 cents sharp); their harmonics lie apart, and
+  /// the note's own comb is the loudest.
   ///
   /// - Parameters:
   ///   - sound: The sound.

@@ -82,7 +82,8 @@ public struct SoundTracker: Sendable {
     /// falls 6–10 dB; timed at the stop it read 20–60 ms early.)
     public var repeatAttackDecibels: Double = 6
     /// A sound whose pitch lies further than this from the tuning's nearest semitone, or whose
-    /// pitch track spreads wider (interquartile range), is read again from its spectrum (``SoundBoundaryRefiner/harmonicPitch(of:searchCents:stepCents:attackSeconds:longestSeconds:)``),
+    /// pitch track spreads wider (interquartile range), is read again from its spectrum
+    /// (``SoundBoundaryRefiner/harmonicPitch(of:searchCents:stepCents:attackSeconds:longestSeconds:)``),
     /// and the spectrum's pitch replaces the pitch track's when the two differ by more than
     /// this: under a room's ring the track's frames mix the note with the notes before it (a
     /// flute's G5 under a B5's ring read 80–120 cents sharp), in cents. Used by
