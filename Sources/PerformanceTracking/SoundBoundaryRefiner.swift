@@ -187,7 +187,7 @@ public struct SoundBoundaryRefiner: Sendable {
     guard bottom - knee >= 2, let line = Self.fitLine(envelope, knee...bottom), line.slope < 0 else {
       return time(Double(knee))
     }
-    let crossing = (sustain - 1 - line.intercept) / line.slope
+    let crossing = (sustain - line.intercept) / line.slope
     return time(max(Double(knee) - 0.05 * perSecond, min(Double(knee), crossing)))
   }
 

@@ -121,6 +121,20 @@ import _TestSupport
     }
   }
 
+  /// A held note whose release falls 20 dB in 125 ms (a violin's), from 0.6 s, then silence:
+  /// the end is where the release began. Met 1 dB under the sustained level, the decay's line
+  /// put it 6 ms late.
+  @Test func aNoteEndsWhereItsReleaseBegins() {
+    let seconds = 1.2
+    let samples = Self.tone(440, seconds: seconds, from: 0.1, to: seconds) { t in
+      t < 0.6 ? 0.1 : 0.1 * pow(10, -(t - 0.6) / 0.125)
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.1, end: 0.75, frequencyHz: 440, peakLevelDBFS: -20)
+    let end = refiner.end(of: sound, before: nil)
+    #expect(abs(end - 0.6) <= 0.002, "end \(end)")
+  }
+
   /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
   /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
   /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
