@@ -1,8 +1,9 @@
 import Foundation
 
 extension SoundBoundaryRefiner {
-  /// The frequency near a sound's whose harmonics sound loudest over its held part: a pitch
-  /// read from the spectrum, over one long window, rather than from the pitch track's frames.
+  /// The frequency near a sound's pitch whose harmonics sound loudest over its held part: a
+  /// pitch read from the spectrum, over one long window, rather than from the pitch track's
+  /// frames.
   ///
   /// The candidates lie every `stepCents` within `searchCents` of the sound's frequency; each
   /// is scored by the summed amplitude of its harmonics (up to ``maximumHarmonics``, below
