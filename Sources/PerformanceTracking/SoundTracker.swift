@@ -272,8 +272,14 @@ public struct SoundTracker: Sendable {
   /// a blip at a harmonic interval (an octave, a twelfth, a fifth) that runs into a longer sound
   /// with no gap: the tracker's octave error in an attack or a release, part of that sound.
   func merged(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
+    joiningGlitches(absorbingHarmonicBlips(sounds), estimates: estimates)
+  }
+
+  /// Joins each legato split that came back to the same pitch with no re-attack: a glitch of
+  /// the pitch track, or an octave error it made that the octave check has since undone.
+  func joiningGlitches(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var result: [PerformanceSound] = []
-    for sound in absorbingHarmonicBlips(sounds) {
+    for sound in sounds {
       if let last = result.last, sound.boundary == .pitchChange,
         sound.start - last.end <= 2.5 * configuration.hopSeconds,
         sound.isAtPitch(last.frequencyHz, withinCents: configuration.mergeCents),
@@ -425,8 +431,9 @@ public struct SoundTracker: Sendable {
     _ input: [PerformanceSound], estimates: [PitchEstimate], refiner: SoundBoundaryRefiner
   ) -> [PerformanceSound] {
     // Octave leaps the pitch track did not see, then sub-octave errors: the boundaries follow
-    // the notes' real harmonics.
-    let sounds = input.flatMap { sound -> [PerformanceSound] in
+    // the notes' real harmonics. A note whose attack the track read an octave low (longer than
+    // a blip, so not folded in before) is one sound again once the check has lifted the attack.
+    let lifted = input.flatMap { sound -> [PerformanceSound] in
       guard let leap = refiner.octaveLeap(in: sound) else { return [sound] }
       var first = sound
       var second = sound
@@ -449,6 +456,7 @@ public struct SoundTracker: Sendable {
       }
       return checked
     }
+    let sounds = joiningGlitches(lifted, estimates: estimates)
     var result = sounds
     for i in result.indices {
       let next = i + 1 < sounds.count ? sounds[i + 1] : nil

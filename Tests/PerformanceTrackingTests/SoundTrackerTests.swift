@@ -252,6 +252,25 @@ import _TestSupport
     #expect(SoundTracker().absorbingHarmonicBlips([empty, note]).count == 2)
   }
 
+  @Test func anAttackReadAnOctaveLowIsOneSoundWithItsNoteOnceLifted() {
+    // The live tracker's causal pitch track read a flute F#5's first 110 ms an octave low (369
+    // Hz): too long for a blip beside a 210 ms note, so not folded in before refining. The
+    // octave check lifts it to 739 Hz, and the note is one sound from its attack; it was two
+    // (the first an extra sound, the note timed 45 ms late).
+    let samples = Self.silence(0.3) + Self.tone(739, seconds: 0.4) { t in Self.shape(t, seconds: 0.4) } + Self.silence(0.3)
+    let estimates = stride(from: 0.0, to: 1.0, by: 0.01).map { t in
+      PitchEstimate(time: t, frequencyHz: t < 0.3 || t > 0.7 ? 0 : t < 0.41 ? 369.5 : 739, confidence: 0.9, levelDBFS: t < 0.3 || t > 0.7 ? -90 : -20)
+    }
+    var attack = PerformanceSound(start: 0.3, end: 0.41, frequencyHz: 369.5, peakLevelDBFS: -20, boundary: .onset)
+    attack.pitchTrack = SoundTracker.points(of: estimates, from: 0.3, to: 0.41)
+    var note = PerformanceSound(start: 0.41, end: 0.62, frequencyHz: 739, peakLevelDBFS: -20, boundary: .pitchChange)
+    note.pitchTrack = SoundTracker.points(of: estimates, from: 0.41, to: 0.62)
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sounds = SoundTracker().refined([attack, note], estimates: estimates, refiner: refiner)
+    #expect(sounds.count == 1, "\(sounds)")
+    #expect(abs((sounds.first?.start ?? 0) - 0.3) <= 0.015 && abs((sounds.first?.frequencyHz ?? 0) - 739) < 5, "\(sounds)")
+  }
+
   @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
     // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
     // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
