@@ -102,6 +102,11 @@ import _TestSupport
     var short = sound
     short.end = 0.3
     #expect(refiner.harmonicPitch(of: short) == nil)
+    // Samples that are not numbers give no pitch, or a finite one, and no trap.
+    var broken = zip(ring, note).map { $0 + $1 }
+    for i in stride(from: 0, to: broken.count, by: 97) { broken[i] = i % 2 == 0 ? .nan : .infinity }
+    let brokenPitch = SoundBoundaryRefiner(samples: broken, sampleRate: Self.rate).harmonicPitch(of: sound)
+    #expect(brokenPitch.map(\.isFinite) ?? true)
   }
 
   /// A note rising linearly over 20 to 80 ms, 50 ms after the previous one stopped: timed
