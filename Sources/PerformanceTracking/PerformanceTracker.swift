@@ -131,12 +131,10 @@ public struct PerformanceTracker: Sendable {
   /// in another note); otherwise the sound as it is.
   func checkedPitch(of sound: PerformanceSound, refiner: SoundBoundaryRefiner) -> PerformanceSound {
     let limit = configuration.spectralCheckCents
-    guard sound.frequencyHz > 0 else { return sound }
-    let semitones = 12 * log2(sound.frequencyHz / tuning.a4Hz)
-    let offSemitone = abs(semitones - semitones.rounded()) * 100 > limit
-    guard offSemitone || sound.pitchSpreadCents(skippingAttack: configuration.segmenter.attackSeconds) > limit,
-      let spectral = refiner.harmonicPitch(of: sound),
-      abs(1200 * log2(spectral / sound.frequencyHz)) > limit
+    guard let nearest = tuning.nearestNote(frequencyHz: sound.frequencyHz) else { return sound }
+    guard abs(nearest.cents) > limit
+      || sound.pitchSpreadCents(skippingAttack: configuration.segmenter.attackSeconds) > limit,
+      let spectral = refiner.harmonicPitch(of: sound), abs(1200 * log2(spectral / sound.frequencyHz)) > limit
     else { return sound }
     var checked = sound
     checked.frequencyHz = spectral

@@ -7,12 +7,12 @@ extension SoundBoundaryRefiner {
   ///
   /// The candidates lie every `stepCents` within `searchCents` of the sound's frequency; each
   /// is scored by the summed amplitude of its harmonics (up to ``maximumHarmonics``, below
-  /// ``maximumHarmonicHz``) under a triangular window over the sound's held part, from
-  /// `attackSeconds` after its onset to 20 ms before its end (its middle `longestSeconds` when
-  /// longer), and the best is refined on a parabola through its neighbours. Under a room's
-  /// ring the frames' periodicity mixes the note with the notes before it (a flute's G5 under
-  /// the ring of a B5 a third above read 80–120 cents sharp); their harmonics lie apart, and
-  /// the note's own comb is the loudest.
+  /// ``maximumHarmonicHz`` and clear of the Nyquist frequency) under a triangular window over
+  /// the sound's held part, from `attackSeconds` after its onset to 20 ms before its end (its
+  /// middle `longestSeconds` when longer), and the best is refined on a parabola through its
+  /// neighbours. Under a room's ring the frames' periodicity mixes the note with the notes
+  /// before it (a flute's G5 under the ring of a B5 a third above read 80–120 cents sharp);
+  /// their harmonics lie apart, and the note's own comb is the loudest.
   ///
   /// - Parameters:
   ///   - sound: The sound.
@@ -34,10 +34,9 @@ extension SoundBoundaryRefiner {
     let steps = max(1, Int(searchCents / stepCents))
     let scores = (-steps...steps).map { k in
       let candidate = sound.frequencyHz * pow(2, Double(k) * stepCents / 1200)
-      let harmonics = (1...maximumHarmonics).map { Double($0) * candidate }.filter { $0 <= maximumHarmonicHz }
       return HarmonicEnvelope.amplitudes(
-        of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: centre, count: 1, hop: 1,
-        windowSeconds: span)[0]
+        of: samples, sampleRate: sampleRate, frequenciesHz: harmonics(of: candidate, clearOf: nil, window: span),
+        start: centre, count: 1, hop: 1, windowSeconds: span)[0]
     }
     guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }), best > 0, best < scores.count - 1,
       scores[best] > 0
