@@ -86,7 +86,10 @@ public struct SoundBoundaryRefiner: Sendable {
     if let overlapping, sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) {
       var dip = peakIndex
       for i in 0...peakIndex where envelope[i] < envelope[dip] { dip = i }
-      if let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex) { return time(onset) }
+      let turning = phasors(harmonics, from: from, to: to, window: window)
+      if let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex, phasors: turning) {
+        return time(onset)
+      }
     }
     // Walk back from the rise's lower part to where the note emerges from the floor: within
     // 3 dB of it, or 40 dB under the peak, whichever is higher.
@@ -250,6 +253,28 @@ public struct SoundBoundaryRefiner: Sendable {
     return (values, { (Double(start) + $0 * Double(hop)) / rate })
   }
 
+  /// The complex amplitudes of `harmonics` from `from` to `to` seconds, on the same steps as
+  /// ``amplitudes(_:from:to:window:)``.
+  func phasors(_ harmonics: [Double], from: Double, to: Double, window: Double) -> HarmonicPhasors {
+    let hop = max(1, Int((stepSeconds * sampleRate).rounded()))
+    let start = Int((from * sampleRate).rounded())
+    let count = max(1, Int((to * sampleRate - Double(start)) / Double(hop)) + 1)
+    var result = HarmonicPhasors(real: [], imaginary: [])
+    var group = 0
+    while group < harmonics.count {
+      let lanes = Array(harmonics[group..<min(harmonics.count, group + 4)])
+      group += 4
+      let (re, im) = HarmonicEnvelope.lanePhasors(
+        of: samples, sampleRate: sampleRate, frequenciesHz: lanes, start: start, count: count, hop: hop,
+        windowSeconds: window)
+      for lane in lanes.indices {
+        result.real.append(re.map { $0[lane] })
+        result.imaginary.append(im.map { $0[lane] })
+      }
+    }
+    return result
+  }
+
   /// The least-squares line through `values[range]` against their indices.
   static func fitLine(_ values: [Double], _ range: ClosedRange<Int>) -> (slope: Double, intercept: Double)? {
     guard range.count >= 2 else { return nil }
@@ -269,13 +294,6 @@ public struct SoundBoundaryRefiner: Sendable {
     guard denominator != 0 else { return nil }
     let slope = (n * sxy - sx * sy) / denominator
     return (slope, (sy - slope * sx) / n)
-  }
-}
-
-extension SoundBoundaryRefiner {
-  /// The harmonics followed for a note (exposed for diagnostics).
-  public func harmonicsForDebug(of frequency: Double, clearOf other: Double?, window: Double) -> [Double] {
-    harmonics(of: frequency, clearOf: other, window: window)
   }
 }
 
@@ -324,7 +342,8 @@ extension SoundBoundaryRefiner {
     guard let dip = best?.index else { return nil }
     var peak = dip
     for i in dip..<min(envelope.count, dip + look) where envelope[i] > envelope[peak] { peak = i }
-    let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peak) ?? Double(dip)
+    let turning = phasors(harmonics, from: from, to: to, window: detachedWindowSeconds)
+    let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peak, phasors: turning) ?? Double(dip)
     return timeOf(onset)
   }
 
@@ -337,8 +356,14 @@ extension SoundBoundaryRefiner {
   ///   - envelope: Amplitudes, evenly spaced.
   ///   - dipIndex: The lowest point between the notes.
   ///   - peakIndex: The new note's early peak (after the dip).
+  ///   - phasors: The complex amplitudes of the harmonics summed in `envelope`, on the same
+  ///     steps, if the decay is to be taken away as complex numbers where it can be (a flute's
+  ///     repeat rises 30 dB under the old note's release before its amplitude shows: timed by
+  ///     amplitudes alone, 10–30 ms late).
   /// - Returns: A fractional index, or `nil` when no decay can be fitted before the dip.
-  static func riseUnderDecay(_ envelope: [Double], dipIndex: Int, peakIndex: Int) -> Double? {
+  static func riseUnderDecay(
+    _ envelope: [Double], dipIndex: Int, peakIndex: Int, phasors: HarmonicPhasors? = nil
+  ) -> Double? {
     guard dipIndex > 8, peakIndex > dipIndex else { return nil }
     let lookBack = max(0, dipIndex - 200)
     guard let sustain = envelope[lookBack..<dipIndex].max(), sustain > 0 else { return nil }
@@ -352,26 +377,46 @@ extension SoundBoundaryRefiner {
     // began at the knee, and the new note would seem to rise only once it passed the old level.
     var fitStart = knee
     while fitStart < dipIndex, envelope[fitStart] > 0.708 * envelope[knee] { fitStart += 1 }
+    let longestFit = 30
     var fitEnd = fitStart
-    while fitEnd + 1 < dipIndex, fitEnd - fitStart < 30, envelope[fitEnd + 1] > 2 * envelope[dipIndex] { fitEnd += 1 }
+    while fitEnd + 1 < dipIndex, fitEnd - fitStart < longestFit, envelope[fitEnd + 1] > 2 * envelope[dipIndex] {
+      fitEnd += 1
+    }
     if fitEnd - fitStart < 3 {
       fitStart = knee
-      fitEnd = knee + max(3, min(30, (dipIndex - knee) / 2))
+      fitEnd = knee + max(3, min(longestFit, (dipIndex - knee) / 2))
     }
     let logs = envelope.map { log(max($0, 1e-12)) }
     guard let decay = fitLine(logs, fitStart...fitEnd), decay.slope < 0 else { return nil }
-    // What the new note adds.
+    // What the new note adds. With the harmonics' phases, the decay is taken away as complex
+    // numbers, and the new note shows from its first trace instead of once it outgrows the
+    // decay (``HarmonicPhasors/residual(fitting:through:)``): when the dip lies within the
+    // longest fit of the fitted span (further on, an old note's tail is seldom one exponential
+    // still) and the phases follow the old note (the fit's worst miss under a tenth of the new
+    // note's peak; a bowed string's release wavers). Otherwise as amplitudes.
     var remainder = [Double](repeating: 0, count: peakIndex + 1)
+    var miss = 0.0
     for i in knee...peakIndex {
       remainder[i] = max(0, envelope[i] - exp(decay.intercept + decay.slope * Double(i)))
+    }
+    for i in fitStart...fitEnd { miss = max(miss, abs(envelope[i] - exp(decay.intercept + decay.slope * Double(i)))) }
+    if let phasors, dipIndex - fitEnd <= longestFit {
+      // Over the first 20 steps at most: the phases fit the old note alone only until the new
+      // note's first trace, which may come before the amplitudes' fit ends.
+      let complexEnd = min(fitEnd, fitStart + 20)
+      let residual = phasors.residual(fitting: fitStart...complexEnd, through: peakIndex)
+      let complexMiss = residual[fitStart...complexEnd].max() ?? 0
+      let complexTop = residual[dipIndex...peakIndex].max() ?? 0
+      if complexTop > 0, complexMiss <= 0.1 * complexTop {
+        for i in knee...peakIndex { remainder[i] = residual[i] }
+        miss = complexMiss
+      }
     }
     var top = dipIndex
     for i in dipIndex...peakIndex where remainder[i] > remainder[top] { top = i }
     // The new note is followed down to where it stands clear of what the decay's fit leaves
     // unexplained (twice its worst miss over the fitted span), and to no less than 3 % of its
     // peak: the lower, the nearer its true start.
-    var miss = 0.0
-    for i in fitStart...fitEnd { miss = max(miss, abs(envelope[i] - exp(decay.intercept + decay.slope * Double(i)))) }
     let threshold = max(0.03 * remainder[top], min(0.1 * remainder[top], 2 * miss))
     guard threshold > 0 else { return nil }
     var i = top

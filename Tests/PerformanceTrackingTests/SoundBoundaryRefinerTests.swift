@@ -65,6 +65,33 @@ import _TestSupport
     #expect(abs(start - 0.56) <= 0.015, "start \(start)")
   }
 
+  /// A flute's G5 played again 40 ms after the previous one's release began (FluidR3's): the
+  /// old note fades 0.27 dB per ms; the new one, at its own phase, breathes 28 dB under its
+  /// level for 10 ms, then swells 0.45 dB per ms. Until the two amplitudes meet, 23 ms after
+  /// the new note began, the sum is the old note's decay: timed on amplitudes, the repeat read
+  /// 25 ms late. Taken away as complex numbers, the decay leaves the new note from its breath.
+  @Test func aRepeatUnderTheOldNotesReleaseStartsWhereItBegins() {
+    let seconds = 1.0
+    let frequency = 784.0
+    func partials(_ t: Double, phase: Double) -> Double {
+      (1...6).reduce(0) { sum, h in
+        sum + pow(0.7, Double(h - 1)) * sin(2 * .pi * frequency * Double(h) * t + phase * Double(h))
+      }
+    }
+    let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      let old = t < 0.5 ? 0.25 : 0.25 * pow(10, -0.27 * (t - 0.5) * 1000 / 20)
+      let breath = t < 0.54 ? 0 : 0.01 * min(1, (t - 0.54) / 0.003)
+      let new = min(0.25, breath * pow(10, 0.45 * max(0, t - 0.55) * 1000 / 20))
+      return Float(old * partials(t, phase: 0) + new * partials(t, phase: 1.3))
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.01, end: 0.5, frequencyHz: frequency, peakLevelDBFS: -12)
+    let sound = PerformanceSound(start: 0.58, end: 0.99, frequencyHz: frequency, peakLevelDBFS: -12)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.54) <= 0.006, "start \(start)")
+  }
+
   /// A bowed note from quiet (TimGM6mb's violin B4): a first burst 11 dB under the note's
   /// level for 30 ms, a trough 9 dB under the burst, then the note. The pitch track noticed it
   /// 40 ms in; the trough stopped the walk back to the attack, and the start was timed at the

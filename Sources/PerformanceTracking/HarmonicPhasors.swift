@@ -1,0 +1,50 @@
+import Foundation
+
+/// The complex amplitudes of a note's harmonics over time (``HarmonicEnvelope``'s demodulated
+/// values, one series per harmonic).
+struct HarmonicPhasors: Sendable {
+  /// The real parts, one array per harmonic.
+  var real: [[Double]]
+  /// The imaginary parts, one array per harmonic.
+  var imaginary: [[Double]]
+
+  /// What a decaying note does not explain: each harmonic fitted over `span` as one decaying,
+  /// turning partial (its log-amplitude and its unwrapped phase each a straight line: an
+  /// exponential release at a steady frequency; one fitted as growing is held at its level: a
+  /// released note does not swell), continued, and taken away from the values as complex
+  /// numbers; the distances summed over the harmonics, from 0 to `last`.
+  ///
+  /// Unlike the difference of amplitudes, a new note at the same pitch shows from its first
+  /// trace: it does not have to outgrow the old note's decay, and its phase, not the old
+  /// note's, cannot cancel it.
+  func residual(fitting span: ClosedRange<Int>, through last: Int) -> [Double] {
+    var result = [Double](repeating: 0, count: last + 1)
+    for h in real.indices {
+      let re = real[h]
+      let im = imaginary[h]
+      guard last < re.count, span.upperBound < re.count else { continue }
+      var logs = [Double](repeating: 0, count: last + 1)
+      var phases = [Double](repeating: 0, count: last + 1)
+      var previous = 0.0
+      for k in 0...last {
+        logs[k] = log(max((re[k] * re[k] + im[k] * im[k]).squareRoot(), 1e-12))
+        var phase = atan2(im[k], re[k])
+        if k > 0 {
+          phase += 2 * Double.pi * ((previous - phase) / (2 * Double.pi)).rounded()
+        }
+        phases[k] = phase
+        previous = phase
+      }
+      guard let size = SoundBoundaryRefiner.fitLine(logs, span), let turn = SoundBoundaryRefiner.fitLine(phases, span)
+      else { continue }
+      for k in 0...last {
+        let magnitude = exp(size.intercept + min(0, size.slope) * Double(k))
+        let phase = turn.intercept + turn.slope * Double(k)
+        let dr = re[k] - magnitude * cos(phase)
+        let di = im[k] - magnitude * sin(phase)
+        result[k] += (dr * dr + di * di).squareRoot()
+      }
+    }
+    return result
+  }
+}
