@@ -243,9 +243,7 @@ public struct SoundBoundaryRefiner: Sendable {
   func amplitudes(
     _ harmonics: [Double], from: Double, to: Double, window: Double
   ) -> ([Double], @Sendable (Double) -> Double) {
-    let hop = max(1, Int((stepSeconds * sampleRate).rounded()))
-    let start = Int((from * sampleRate).rounded())
-    let count = max(1, Int((to * sampleRate - Double(start)) / Double(hop)) + 1)
+    let (start, count, hop) = steps(from: from, to: to)
     let values = HarmonicEnvelope.amplitudes(
       of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
       windowSeconds: window)
@@ -253,12 +251,18 @@ public struct SoundBoundaryRefiner: Sendable {
     return (values, { (Double(start) + $0 * Double(hop)) / rate })
   }
 
+  /// The envelopes' steps from `from` to `to` seconds: the first, in samples, how many, and
+  /// the samples between them.
+  func steps(from: Double, to: Double) -> (start: Int, count: Int, hop: Int) {
+    let hop = max(1, Int((stepSeconds * sampleRate).rounded()))
+    let start = Int((from * sampleRate).rounded())
+    return (start, max(1, Int((to * sampleRate - Double(start)) / Double(hop)) + 1), hop)
+  }
+
   /// The complex amplitudes of `harmonics` from `from` to `to` seconds, on the same steps as
   /// ``amplitudes(_:from:to:window:)``.
   func phasors(_ harmonics: [Double], from: Double, to: Double, window: Double) -> HarmonicPhasors {
-    let hop = max(1, Int((stepSeconds * sampleRate).rounded()))
-    let start = Int((from * sampleRate).rounded())
-    let count = max(1, Int((to * sampleRate - Double(start)) / Double(hop)) + 1)
+    let (start, count, hop) = steps(from: from, to: to)
     var result = HarmonicPhasors(real: [], imaginary: [])
     var group = 0
     while group < harmonics.count {
