@@ -41,6 +41,11 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
   /// previous note stopped (the two stay contiguous, as pieces of one held note would, for the
   /// score to join or split), while its attack, found on its harmonics, began later.
   public var attack: Double?
+  /// Where the pitch track still heard the sound, when that is later than ``end``; `nil`
+  /// otherwise. A refined end cuts what follows the note's release line: the release itself,
+  /// the room's ring, or a quieter note played again at the same pitch that the level did not
+  /// set apart (the score's repair looks there for a note it misses).
+  public var heardUntil: Double?
 
   /// Creates a sound.
   ///
@@ -83,6 +88,7 @@ public struct PerformanceSound: Sendable, Hashable, Codable {
     moved.start = transform(start)
     moved.end = max(moved.start, transform(end))
     moved.attack = attack.map(transform)
+    moved.heardUntil = heardUntil.map(transform)
     moved.pitchTrack = pitchTrack.map { PitchPoint(time: transform($0.time), frequencyHz: $0.frequencyHz) }
     return moved
   }

@@ -16,6 +16,10 @@ import PitchDSP
 ///   not at the missed note's pitch: a wrong note played as a repeat of the previous one); at
 ///   the same pitch with no dip (a tongued legato repeat), where the partials' phases break
 ///   (``SoundBoundaryRefiner/phaseBreak(in:near:within:)``).
+/// - A missed note due past that sound's end, at its pitch, in what the pitch track still heard
+///   after it (``PerformanceSound/heardUntil``), splits off a note there when the level rises
+///   again by ``tailDipDecibels`` to within ``tailLevelDecibels`` of the sound's: a quieter
+///   repeat the level did not set apart from the release, which the refined end had cut off.
 public struct ScoreInformedRepair: Sendable {
   /// The pitch distance that counts as the same note, in cents.
   public var sameCents: Double = 60
@@ -29,6 +33,14 @@ public struct ScoreInformedRepair: Sendable {
   public var dipDecibels: Double = 3
   /// The rise that makes a re-attack when the sound is not at the missed note's pitch, in dB.
   public var otherPitchDipDecibels: Double = 6
+  /// The rise that makes a re-attack past the sound's refined end, in what the pitch track
+  /// still heard (``PerformanceSound/heardUntil``), in dB.
+  public var tailDipDecibels: Double = 6
+  /// How far under the sound's level before its end a re-attack past the end may peak and
+  /// still be the note played again, in dB: a release or a room's ring that swells as it
+  /// beats stays further under the note (a missed note's due time in the previous note's
+  /// ring found "repeats" 12–35 dB under it; the quieter repeats played peaked 0–8 dB under).
+  public var tailLevelDecibels: Double = 10
   /// The attack left out of a split or joined sound's stable pitch, in seconds (by default the
   /// segmenter's ``NoteSegmenter/Configuration/attackSeconds``): each piece of a split takes its
   /// own pitch, so a repeat played out of tune is heard as such, not as the pair's median.
@@ -64,6 +76,7 @@ public struct ScoreInformedRepair: Sendable {
         {
           var joined = last
           joined.end = sound.end
+          joined.heardUntil = sound.heardUntil
           joined.pitchTrack += sound.pitchTrack
           joined.peakLevelDBFS = max(last.peakLevelDBFS, sound.peakLevelDBFS)
           joined.frequencyHz = joined.stableFrequency(skippingAttack: attackSeconds) ?? last.frequencyHz
@@ -87,24 +100,34 @@ public struct ScoreInformedRepair: Sendable {
       else {
         continue
       }
-      let sound = sounds[index]
+      let refinedEnd = sounds[index].end
       let expectedHz = 440 * pow(2, Double(expected.rawValue - 69) / 12)
       let when = due(i)
-      guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
       // A note of another pitch played as a repeat of the previous one (a wrong note that
       // changes nothing audible but the attack) needs a clearer re-attack.
-      let samePitch = sound.isAtPitch(expectedHz, withinCents: sameCents)
-      let rise = samePitch ? dipDecibels : otherPitchDipDecibels
+      let samePitch = sounds[index].isAtPitch(expectedHz, withinCents: sameCents)
+      // Due past the sound's end, in what the pitch track still heard after it: a quieter
+      // repeat of the same note that the level did not set apart from the release.
+      let inTail = refinedEnd <= when + 0.05
+      var sound = sounds[index]
+      if inTail {
+        guard samePitch, let heard = sound.heardUntil else { continue }
+        sound.end = heard
+      }
+      guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
+      let rise = inTail ? tailDipDecibels : samePitch ? dipDecibels : otherPitchDipDecibels
       // A repeat played without a dip (tongued legato) shows in the partials' phases only.
       guard
         let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
-          ?? (samePitch ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil)
+          ?? (samePitch && !inTail ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
+        !inTail || dip > refinedEnd - 0.02 && Self.peaks(refiner, in: sound, after: dip, within: tailLevelDecibels, of: refinedEnd)
       else {
         continue
       }
       var first = sound
       var second = sound
       first.end = dip
+      first.heardUntil = nil
       second.start = dip
       second.attack = nil
       second.boundary = .onset
@@ -114,7 +137,13 @@ public struct ScoreInformedRepair: Sendable {
       second.frequencyHz = second.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
       // The first note may have stopped well before the re-attack (a short note, then a
       // silence the segmenter could not hear under its release).
-      first.end = max(first.start + 0.01, min(dip, refiner.end(of: first, before: second)))
+      first.end = max(first.start + 0.01, min(dip, refinedEnd, refiner.end(of: first, before: second)))
+      if inTail {
+        // The repeat ends on its own release.
+        second.heardUntil = nil
+        let next = index + 1 < sounds.count ? sounds[index + 1] : nil
+        second.end = max(second.start + 0.01, refiner.end(of: second, before: next))
+      }
       sounds[index] = first
       sounds.insert(second, at: index + 1)
       owner.insert(i, at: index + 1)
@@ -122,5 +151,20 @@ public struct ScoreInformedRepair: Sendable {
     // Joins again: pieces after a split-off note belong to it now, not to the note before it
     // (a long note played as a repeat of the previous one, then broken by a tremolo).
     return joins(sounds, owners: owner).sounds
+  }
+
+  /// Whether the harmonics of `sound` after `time` peak within `decibels` of their peak
+  /// before `end`.
+  static func peaks(
+    _ refiner: SoundBoundaryRefiner, in sound: PerformanceSound, after time: Double, within decibels: Double,
+    of end: Double
+  ) -> Bool {
+    let window = refiner.detachedWindowSeconds
+    let harmonics = refiner.harmonics(of: sound.frequencyHz, clearOf: nil, window: window)
+    let (envelope, _) = refiner.amplitudes(harmonics, from: sound.start, to: sound.end, window: window)
+    let split = max(0, min(envelope.count - 1, Int((time - sound.start) / refiner.stepSeconds)))
+    let stop = max(0, min(split, Int((end - sound.start) / refiner.stepSeconds)))
+    guard let before = envelope[0...stop].max(), let after = envelope[split...].max(), before > 0 else { return false }
+    return after >= before * pow(10, -decibels / 20)
   }
 }

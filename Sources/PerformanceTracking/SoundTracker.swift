@@ -465,6 +465,7 @@ public struct SoundTracker: Sendable {
       sound.end = release.end
       result[i].end = max(
         sounds[i].start + 0.01, refiner.end(of: sound, before: next, lookingBackTo: release.lastLoud - 0.3))
+      if sounds[i].end > result[i].end { result[i].heardUntil = sounds[i].end }
     }
     for i in result.indices {
       let start = refiner.start(of: sounds[i], after: i > 0 ? result[i - 1] : nil)

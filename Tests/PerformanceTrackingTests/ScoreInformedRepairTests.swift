@@ -106,4 +106,49 @@ import _TestSupport
       #expect(repaired[2].frequencyHz == 493.88)
     }
   }
+
+  /// Two A4s due at 0.2 and 0.7 s. The first sounds to 0.62 s and fades 0.3 dB per ms; after
+  /// it comes `tail`. The sound's refined end is the release (0.63 s), and the pitch track
+  /// heard it to 1 s (``PerformanceSound/heardUntil``); the second note was not linked.
+  static func tailTake(_ tail: @escaping (Double) -> Double) -> (PerformanceAlignment, SoundBoundaryRefiner) {
+    let notes = (0..<2).map { i in
+      PerformanceNote(
+        index: i, expectedStart: 0.2 + 0.5 * Double(i), expectedDuration: 0.45, writtenPitch: MIDINote(rawValue: 69)!)
+    }
+    let generator = SignalGenerator(sampleRate: rate)
+    let tone = generator.harmonicTone(fundamentalHz: 440, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(1.3))
+    let samples = tone.indices.map { n -> Float in
+      let t = Double(n) / rate
+      guard t >= 0.2, t < 1.0 else { return 0 }
+      let release = t < 0.62 ? 0.1 : 0.1 * pow(10, -0.3 * (t - 0.62) * 1000 / 20)
+      return Float(Double(tone[n]) * max(release, tail(t)))
+    }
+    let track = stride(from: 0.21, to: 1.0, by: 0.01).map { PerformanceSound.PitchPoint(time: $0, frequencyHz: 440) }
+    var sound = PerformanceSound(start: 0.2, end: 0.63, frequencyHz: 440, pitchTrack: track, peakLevelDBFS: -23)
+    sound.heardUntil = 1.0
+    let alignment = PerformanceAlignment(notes: notes, sounds: [sound], latencySeconds: 0, soundIndices: [0, nil])
+    return (alignment, SoundBoundaryRefiner(samples: samples, sampleRate: rate))
+  }
+
+  @Test func aQuieterRepeatPastTheSoundsEndIsFoundInWhatWasHeard() {
+    // The second A4 played 6 dB quieter at 0.7 s (a 5 ms attack): past the first sound's end,
+    // where no split looked before.
+    let (alignment, refiner) = Self.tailTake { t in t < 0.7 ? 0 : 0.05 * min(1, (t - 0.7) / 0.005) }
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 2, "\(repaired)")
+    if repaired.count == 2 {
+      #expect(abs(repaired[0].end - 0.63) <= 0.01, "\(repaired[0])")
+      #expect(abs(repaired[1].start - 0.7) <= 0.02, "\(repaired[1])")
+      #expect(abs(repaired[1].end - 1.0) <= 0.03, "\(repaired[1])")
+      #expect(repaired[1].heardUntil == nil)
+    }
+  }
+
+  @Test func aRingThatSwellsPastTheSoundsEndIsNoRepeat() {
+    // The same release into a ring beating 8 times a second, 15 dB and more under the note:
+    // rises of 6 dB and more, but no note played again.
+    let (alignment, refiner) = Self.tailTake { t in 0.009 * (1 + 0.9 * sin(2 * .pi * 8 * t)) }
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 1, "\(repaired)")
+  }
 }
