@@ -15,8 +15,8 @@ struct HarmonicPhasors: Sendable {
   /// numbers; the distances summed over the harmonics, from 0 to `last`.
   ///
   /// Unlike the difference of amplitudes, a new note at the same pitch shows from its first
-  /// trace: it does not have to outgrow the old note's decay, and its phase, not the old
-  /// note's, cannot cancel it.
+  /// trace: it does not have to outgrow the old note's decay, nor can the two notes' phases
+  /// hide it by cancelling.
   func residual(fitting span: ClosedRange<Int>, through last: Int) -> [Double] {
     var result = [Double](repeating: 0, count: last + 1)
     for h in real.indices {
