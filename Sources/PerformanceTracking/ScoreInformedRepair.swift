@@ -120,7 +120,8 @@ public struct ScoreInformedRepair: Sendable {
       guard
         let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
           ?? (samePitch && !inTail ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
-        !inTail || dip > refinedEnd - 0.02 && Self.peaks(refiner, in: sound, after: dip, within: tailLevelDecibels, of: refinedEnd)
+        !inTail || dip > refinedEnd - 0.02
+          && refiner.peakChange(in: sound, after: dip, before: refinedEnd).map({ $0 >= -tailLevelDecibels }) == true
       else {
         continue
       }
@@ -151,20 +152,5 @@ public struct ScoreInformedRepair: Sendable {
     // Joins again: pieces after a split-off note belong to it now, not to the note before it
     // (a long note played as a repeat of the previous one, then broken by a tremolo).
     return joins(sounds, owners: owner).sounds
-  }
-
-  /// Whether the harmonics of `sound` after `time` peak within `decibels` of their peak
-  /// before `end`.
-  static func peaks(
-    _ refiner: SoundBoundaryRefiner, in sound: PerformanceSound, after time: Double, within decibels: Double,
-    of end: Double
-  ) -> Bool {
-    let window = refiner.detachedWindowSeconds
-    let harmonics = refiner.harmonics(of: sound.frequencyHz, clearOf: nil, window: window)
-    let (envelope, _) = refiner.amplitudes(harmonics, from: sound.start, to: sound.end, window: window)
-    let split = max(0, min(envelope.count - 1, Int((time - sound.start) / refiner.stepSeconds)))
-    let stop = max(0, min(split, Int((end - sound.start) / refiner.stepSeconds)))
-    guard let before = envelope[0...stop].max(), let after = envelope[split...].max(), before > 0 else { return false }
-    return after >= before * pow(10, -decibels / 20)
   }
 }

@@ -545,4 +545,21 @@ extension SoundBoundaryRefiner {
     let floor = max(minimum, 1e-9)
     return (20 * log10(max(before, floor) / floor), 20 * log10(max(after, floor) / floor))
   }
+
+  /// How the loudest point of a sound's harmonics after `time` compares with their loudest
+  /// point before `end`, in dB (0: as loud; −10: 10 dB quieter); `nil` when nothing sounds
+  /// before `end`.
+  ///
+  /// - Parameters:
+  ///   - sound: The sound (its pitch and span).
+  ///   - time: Where the later part begins, in seconds.
+  ///   - end: Where the earlier part ends, in seconds (no later than `time`).
+  func peakChange(in sound: PerformanceSound, after time: Double, before end: Double) -> Double? {
+    let harmonics = harmonics(of: sound.frequencyHz, clearOf: nil, window: detachedWindowSeconds)
+    let (envelope, _) = amplitudes(harmonics, from: sound.start, to: sound.end, window: detachedWindowSeconds)
+    let split = max(0, min(envelope.count - 1, Int((time - sound.start) / stepSeconds)))
+    let stop = max(0, min(split, Int((end - sound.start) / stepSeconds)))
+    guard let before = envelope[0...stop].max(), let after = envelope[split...].max(), before > 0 else { return nil }
+    return 20 * log10(after / before)
+  }
 }
