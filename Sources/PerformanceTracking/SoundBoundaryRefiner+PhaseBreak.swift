@@ -11,7 +11,8 @@ extension SoundBoundaryRefiner {
   /// The break is the highest point of that function within `within` seconds of `time` when it
   /// stands at least ``phaseBreakRatio`` times over its median in the 100 ms before the search
   /// (the turn's own wobble: vibrato, noise) and at least ``phaseBreakMinimum``; the time is
-  /// where it rose through half of that point.
+  /// where it rose through half of that point. The median needs 30 ms at least: when the
+  /// sound began too shortly before `time - within`, the search starts later.
   ///
   /// - Parameters:
   ///   - sound: The sound the new note hides in.
@@ -58,8 +59,10 @@ extension SoundBoundaryRefiner {
       }
     }
     let ratio = (0..<count).map { k in k >= 2 && magnitude[k] > 0 ? deviation[k] / magnitude[k] : 0 }
-    let searchStart = max(2, Int(((time - within) - Double(start) / sampleRate) * sampleRate / Double(hop)))
-    guard searchStart >= 2 + 10, searchStart < count else { return nil }
+    // At least 10 steps of baseline: after a short note the search starts later instead of
+    // not at all (a repeat 0.2 s into the sound leaves too little before `time - within`).
+    let searchStart = max(2 + 10, Int(((time - within) - Double(start) / sampleRate) * sampleRate / Double(hop)))
+    guard searchStart < count else { return nil }
     // (Non-finite samples make non-finite values: no baseline, or no break, is taken from them.)
     let before = ratio[2..<searchStart].filter(\.isFinite).sorted()
     guard !before.isEmpty else { return nil }

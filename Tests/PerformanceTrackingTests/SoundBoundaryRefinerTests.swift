@@ -226,6 +226,17 @@ import _TestSupport
     }
   }
 
+  @Test func aRepeatSoonAfterTheSoundsStartBreaksThePhasesToo() {
+    // The sound began 0.18 s before the repeat: too little before `near - within` for a
+    // baseline, so the search starts later.
+    let sound = PerformanceSound(start: 0.82, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
+    let replayed = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 0, replayedAt: 1.0), sampleRate: Self.rate)
+    let found = replayed.phaseBreak(in: sound, near: 1.02, within: 0.15)
+    #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "\(String(describing: found))")
+    let held = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 20, replayedAt: nil), sampleRate: Self.rate)
+    #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil)
+  }
+
   @Test func nonFiniteSamplesGiveNoPhaseBreakAndNoCrash() {
     var samples = Self.heldNote(depthCents: 0, replayedAt: 1.0)
     for n in Int(0.95 * Self.rate)..<Int(0.96 * Self.rate) { samples[n] = n % 2 == 0 ? .nan : .infinity }
