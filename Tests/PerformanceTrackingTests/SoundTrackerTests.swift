@@ -207,6 +207,13 @@ import _TestSupport
     let folded = SoundTracker().absorbingHarmonicBlips([attack, note])
     #expect(folded.count == 1)
     #expect(folded.first?.start == 1 && folded.first?.frequencyHz == 783 && folded.first?.boundary == .onset)
+    // A short note (170 ms after the 120 ms read low, as the live tracker read a flute A5's
+    // attack) keeps its attack too; a note shorter than the octave below it is two notes.
+    var short = note
+    short.end = 1.29
+    #expect(SoundTracker().absorbingHarmonicBlips([attack, short]).count == 1)
+    short.end = 1.23
+    #expect(SoundTracker().absorbingHarmonicBlips([attack, short]).count == 2)
   }
 
   @Test func anAttackScoopedIntoPitchIsPartOfItsNote() {
