@@ -443,16 +443,37 @@ extension SoundBoundaryRefiner {
   /// middle of the sound, the note is really an octave higher (a pitch tracker's classic
   /// mistake on a strong second harmonic).
   ///
+  /// Under the ring of a previous note, the harmonics that lie within the window's resolution
+  /// of that note's are left out and the first three odd and even ones of the rest compared,
+  /// when at least two of each are left: a legato F4 after a C4 read as F3 has the
+  /// C4's 2nd harmonic for its 3rd, which held the odd ones over a tenth of the even ones.
+  ///
+  /// - Parameters:
+  ///   - sound: The sound.
+  ///   - ratio: The most the odd harmonics may carry, against the even ones, for a note an
+  ///     octave higher.
+  ///   - other: The frequency of a note still ringing under the sound, if any, in Hz.
   /// - Returns: The frequency to use, in Hz.
-  public func octaveChecked(_ sound: PerformanceSound, ratio: Double = 0.1) -> Double {
+  public func octaveChecked(_ sound: PerformanceSound, ratio: Double = 0.1, ringing other: Double? = nil) -> Double {
     let f = sound.frequencyHz
     guard f > 0, 6 * f < sampleRate / 2, sound.duration > 0.06 else { return f }
     let middle = (sound.start + sound.end) / 2
     let from = max(sound.start + 0.02, middle - 0.04)
     let to = min(sound.end - 0.02, middle + 0.04)
     guard to > from else { return f }
-    let (odd, _) = amplitudes([f, 3 * f, 5 * f], from: from, to: to, window: 0.04)
-    let (even, _) = amplitudes([2 * f, 4 * f, 6 * f], from: from, to: to, window: 0.04)
+    var oddHarmonics = [f, 3 * f, 5 * f]
+    var evenHarmonics = [2 * f, 4 * f, 6 * f]
+    if let other, other > 0 {
+      let clear = Set(harmonics(of: f, clearOf: other, window: 0.04).map { ($0 / f).rounded() })
+      let odd = [1.0, 3, 5, 7, 9].filter { clear.contains($0) }.map { $0 * f }
+      let even = [2.0, 4, 6, 8, 10].filter { clear.contains($0) }.map { $0 * f }
+      if odd.count >= 2, even.count >= 2 {
+        oddHarmonics = Array(odd.prefix(3))
+        evenHarmonics = Array(even.prefix(3))
+      }
+    }
+    let (odd, _) = amplitudes(oddHarmonics, from: from, to: to, window: 0.04)
+    let (even, _) = amplitudes(evenHarmonics, from: from, to: to, window: 0.04)
     let oddMean = odd.reduce(0, +) / Double(max(1, odd.count))
     let evenMean = even.reduce(0, +) / Double(max(1, even.count))
     return evenMean > 0 && oddMean < ratio * evenMean ? 2 * f : f

@@ -436,7 +436,7 @@ public struct SoundTracker: Sendable {
     // Octave leaps the pitch track did not see, then sub-octave errors: the boundaries follow
     // the notes' real harmonics. A note whose attack the track read an octave low (longer than
     // a blip, so not folded in before) is one sound again once the check has lifted the attack.
-    let lifted = input.flatMap { sound -> [PerformanceSound] in
+    let split = input.flatMap { sound -> [PerformanceSound] in
       guard let leap = refiner.octaveLeap(in: sound) else { return [sound] }
       var first = sound
       var second = sound
@@ -450,16 +450,21 @@ public struct SoundTracker: Sendable {
       upper.pitchTrack = upper.pitchTrack.map { .init(time: $0.time, frequencyHz: $0.frequencyHz * 2) }
       if leap.upperFirst { first = upper } else { second = upper }
       return [first, second]
-    }.map { sound in
+    }
+    let checked = split.indices.map { i in
+      let sound = split[i]
       var checked = sound
-      let frequency = refiner.octaveChecked(sound)
+      // The note before, if it may still ring under this one: its partials say nothing of
+      // this sound's octave (a C4's 2nd harmonic is the 3rd of an F3 read under an F4).
+      let ringing = i > 0 && split[i - 1].end > sound.start - refiner.ringSeconds ? split[i - 1].frequencyHz : nil
+      let frequency = refiner.octaveChecked(sound, ringing: ringing)
       if frequency != sound.frequencyHz {
         checked.frequencyHz = frequency
         checked.pitchTrack = sound.pitchTrack.map { .init(time: $0.time, frequencyHz: $0.frequencyHz * 2) }
       }
       return checked
     }
-    let sounds = joiningGlitches(lifted, estimates: estimates)
+    let sounds = joiningGlitches(checked, estimates: estimates)
     var result = sounds
     for i in result.indices {
       let next = i + 1 < sounds.count ? sounds[i + 1] : nil

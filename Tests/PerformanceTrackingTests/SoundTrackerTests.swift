@@ -278,6 +278,21 @@ import _TestSupport
     #expect(abs((sounds.first?.start ?? 0) - 0.3) <= 0.015 && abs((sounds.first?.frequencyHz ?? 0) - 739) < 5, "\(sounds)")
   }
 
+  @Test func anOctaveLowReadingUnderThePreviousNotesRingIsLifted() {
+    // A C4 rings on under an F4 read as F3 (174.6 Hz): the C4's 2nd harmonic is the F3's 3rd,
+    // over a tenth of the even harmonics, so the plain check keeps F3; leaving out the
+    // harmonics on the C4's, the odd ones are empty and the note is the F4.
+    let c4 = Self.tone(261.6, seconds: 0.7) { _ in 0.05 }
+    let f4 = Self.silence(0.2) + Self.tone(349.2, seconds: 0.5) { t in Self.shape(t, seconds: 0.5) }
+    let refiner = SoundBoundaryRefiner(samples: zip(c4, f4).map { $0 + $1 }, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.2, end: 0.6, frequencyHz: 174.6, peakLevelDBFS: -20, boundary: .pitchChange)
+    #expect(refiner.octaveChecked(sound) == 174.6)
+    #expect(refiner.octaveChecked(sound, ringing: 261.6) == 349.2)
+    // A ring so low that its harmonics leave fewer than two odd and two even ones clear
+    // changes nothing.
+    #expect(refiner.octaveChecked(sound, ringing: 70) == 174.6)
+  }
+
   @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
     // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
     // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
