@@ -57,9 +57,16 @@ public struct SoundBoundaryRefiner: Sendable {
     // The previous note still sounds, or still rings (its refined end is near): legato.
     let overlapping = previous.flatMap { $0.end > sound.start - ringSeconds && $0.frequencyHz > 0 ? $0 : nil }
     let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: overlapping?.frequencyHz)
-    // From 150 ms before (not before the previous sound's start) to 120 ms after.
+    // From 150 ms before (not before the previous sound's start) to 120 ms after; or from the
+    // previous sound's refined end, when the pitch track heard that sound on until this one
+    // (``PerformanceSound/heardUntil``): this note's start may lie anywhere in what was heard
+    // past that end (an Eb4 played again 60 cents higher, the pitch track still on the first
+    // for 250 ms of the second, timed it 120 ms late).
     var from = sound.start - 0.15
-    if let previous { from = max(from, previous.start + 0.03) }
+    if let previous {
+      if let heard = previous.heardUntil, heard >= sound.start - 0.025 { from = min(from, previous.end) }
+      from = max(from, previous.start + 0.03)
+    }
     from = max(0, from)
     let to = min(sound.start + 0.12, max(sound.end, sound.start + 0.03))
     guard to - from > 0.02 else { return sound.start }

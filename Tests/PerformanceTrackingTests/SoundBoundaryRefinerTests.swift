@@ -211,6 +211,21 @@ import _TestSupport
     }
   }
 
+  @Test func aNoteThePitchTrackHeardAsThePreviousOneStartsAtItsAttack() {
+    // 301 Hz from 0.2 to 0.9 s, then 311 Hz from 0.95 s with a 20 ms attack. The pitch track
+    // stayed on the first note until 1.2 s; its end was refined to 0.9 s. The second starts at
+    // its attack, 250 ms before the track noticed it.
+    let seconds = 1.8
+    let old = Self.tone(301, seconds: seconds, from: 0.2, to: 0.9) { t in 0.1 * min(1, max(0, (0.9 - t) / 0.03)) }
+    let new = Self.tone(311, seconds: seconds, from: 0.95, to: 1.7) { t in 0.1 * min(1, (t - 0.95) / 0.02) }
+    let refiner = SoundBoundaryRefiner(samples: zip(old, new).map { $0 + $1 }, sampleRate: Self.rate)
+    var previous = PerformanceSound(start: 0.2, end: 0.9, frequencyHz: 301, peakLevelDBFS: -20)
+    previous.heardUntil = 1.2
+    let sound = PerformanceSound(start: 1.2, end: 1.7, frequencyHz: 311, peakLevelDBFS: -20, boundary: .pitchChange)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.95) <= 0.01, "\(start)")
+  }
+
   @Test func aRepeatWithNoDipBreaksThePartialsPhases() {
     let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
     for depth in [0.0, 20] {
