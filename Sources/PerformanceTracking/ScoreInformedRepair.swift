@@ -20,6 +20,9 @@ import PitchDSP
 ///   after it (``PerformanceSound/heardUntil``), splits off a note there when the level rises
 ///   again by ``tailDipDecibels`` to within ``tailLevelDecibels`` of the sound's: a quieter
 ///   repeat the level did not set apart from the release, which the refined end had cut off.
+/// - A missed note whose next note's sound is at its pitch, began well before that note was
+///   due and still sounds then (a repeat whose two notes the linking gave to the later one)
+///   splits that sound where the later note re-attacks, as above (at the same pitch).
 public struct ScoreInformedRepair: Sendable {
   /// The pitch distance that counts as the same note, in cents.
   public var sameCents: Double = 60
@@ -125,17 +128,7 @@ public struct ScoreInformedRepair: Sendable {
       else {
         continue
       }
-      var first = sound
-      var second = sound
-      first.end = dip
-      first.heardUntil = nil
-      second.start = dip
-      second.attack = nil
-      second.boundary = .onset
-      first.pitchTrack = sound.pitchTrack.filter { $0.time < dip }
-      second.pitchTrack = sound.pitchTrack.filter { $0.time >= dip }
-      first.frequencyHz = first.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
-      second.frequencyHz = second.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+      var (first, second) = pieces(of: sound, at: dip)
       // The first note may have stopped well before the re-attack (a short note, then a
       // silence the segmenter could not hear under its release).
       first.end = max(first.start + 0.01, min(dip, refinedEnd, refiner.end(of: first, before: second)))
@@ -149,8 +142,47 @@ public struct ScoreInformedRepair: Sendable {
       sounds.insert(second, at: index + 1)
       owner.insert(i, at: index + 1)
     }
+    // A missed note whose next note's sound is at its pitch, began well before that note was
+    // due and still sounds then: the two played as a repeat, the sound linked to the later
+    // one. It splits where the later note re-attacks.
+    for (k, i) in pitched.enumerated() where alignment.soundIndices[i] == nil && !owner.contains(i) && k + 1 < pitched.count {
+      let next = pitched[k + 1]
+      guard let expected = notes[i].soundingPitch, let index = owner.firstIndex(where: { $0 == next }) else { continue }
+      let sound = sounds[index]
+      let when = due(next)
+      guard sound.isAtPitch(440 * pow(2, Double(expected.rawValue - 69) / 12), withinCents: sameCents),
+        sound.start + 0.08 < when, sound.end > when + 0.05,
+        let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: dipDecibels)
+          ?? refiner.phaseBreak(in: sound, near: when, within: searchSeconds)
+      else {
+        continue
+      }
+      var (first, second) = pieces(of: sound, at: dip)
+      first.end = max(first.start + 0.01, min(dip, refiner.end(of: first, before: second)))
+      sounds[index] = first
+      sounds.insert(second, at: index + 1)
+      owner[index] = i
+      owner.insert(next, at: index + 1)
+    }
     // Joins again: pieces after a split-off note belong to it now, not to the note before it
     // (a long note played as a repeat of the previous one, then broken by a tremolo).
     return joins(sounds, owners: owner).sounds
+  }
+
+  /// A sound split at `time` into two, each with its own pitch points and stable pitch; the
+  /// second starts at an onset of its own.
+  func pieces(of sound: PerformanceSound, at time: Double) -> (PerformanceSound, PerformanceSound) {
+    var first = sound
+    var second = sound
+    first.end = time
+    first.heardUntil = nil
+    second.start = time
+    second.attack = nil
+    second.boundary = .onset
+    first.pitchTrack = sound.pitchTrack.filter { $0.time < time }
+    second.pitchTrack = sound.pitchTrack.filter { $0.time >= time }
+    first.frequencyHz = first.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+    second.frequencyHz = second.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+    return (first, second)
   }
 }

@@ -44,6 +44,22 @@ import _TestSupport
     }
   }
 
+  @Test func aSoundLinkedToTheLaterNoteOfARepeatSplitsForTheMissedOneBefore() {
+    // As `take()`, but the linking gave the sound to the last A4 (due at 1.2 s): the sound
+    // began a second before that, at the A4 due at 0.7 s (missed), and holds it too. It
+    // splits where the last one re-attacks.
+    let (plain, refiner) = Self.take()
+    let alignment = PerformanceAlignment(
+      notes: plain.notes, sounds: plain.sounds, latencySeconds: 0, soundIndices: [nil, nil, 0])
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 2, "\(repaired)")
+    if repaired.count == 2 {
+      #expect(repaired[0].start == 0.2)
+      #expect(abs(repaired[1].start - 1.18) <= 0.02, "\(repaired[1])")
+      #expect(repaired[1].end == 1.7)
+    }
+  }
+
   @Test func eachPieceOfASplitTakesItsOwnPitch() {
     // As `take()`, but the sound is 40 cents sharp up to the dip at 1.18 s and in tune after
     // it: its stable pitch, the median over both, is the sharp one; the in-tune repeat split off
