@@ -94,8 +94,21 @@ public struct SoundBoundaryRefiner: Sendable {
       var dip = peakIndex
       for i in 0...peakIndex where envelope[i] < envelope[dip] { dip = i }
       let turning = phasors(harmonics, from: from, to: to, window: window)
-      if let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex, phasors: turning) {
-        return time(onset)
+      if let rise = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peakIndex, phasors: turning) {
+        // Taken away as amplitudes, the decay may leave the old note's own sound over the fit:
+        // a room's ring, slower than the release before it, read as the new note rising 40 to
+        // 120 ms early. Where the partials' phases break near the dip, well after that rise,
+        // the new note starts at the break.
+        if !rise.byPhases {
+          let both = PerformanceSound(
+            start: overlapping.start, end: sound.end, frequencyHz: sound.frequencyHz, peakLevelDBFS: sound.peakLevelDBFS)
+          if let phaseBreak = phaseBreak(in: both, near: time(Double(dip)), within: 0.05),
+            phaseBreak > time(rise.index) + 0.03
+          {
+            return phaseBreak
+          }
+        }
+        return time(rise.index)
       }
     }
     // Walk back from the rise's lower part to where the note emerges from the floor: within
@@ -354,7 +367,7 @@ extension SoundBoundaryRefiner {
     var peak = dip
     for i in dip..<min(envelope.count, dip + look) where envelope[i] > envelope[peak] { peak = i }
     let turning = phasors(harmonics, from: from, to: to, window: detachedWindowSeconds)
-    let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peak, phasors: turning) ?? Double(dip)
+    let onset = Self.riseUnderDecay(envelope, dipIndex: dip, peakIndex: peak, phasors: turning)?.index ?? Double(dip)
     return timeOf(onset)
   }
 
@@ -371,10 +384,11 @@ extension SoundBoundaryRefiner {
   ///     steps, if the decay is to be taken away as complex numbers where it can be (a flute's
   ///     repeat rises 30 dB under the old note's release before its amplitude shows: timed by
   ///     amplitudes alone, 10–30 ms late).
-  /// - Returns: A fractional index, or `nil` when no decay can be fitted before the dip.
+  /// - Returns: A fractional index, and whether the decay was taken away as complex numbers
+  ///   (`false`: as amplitudes); `nil` when no decay can be fitted before the dip.
   static func riseUnderDecay(
     _ envelope: [Double], dipIndex: Int, peakIndex: Int, phasors: HarmonicPhasors? = nil
-  ) -> Double? {
+  ) -> (index: Double, byPhases: Bool)? {
     guard dipIndex > 8, peakIndex > dipIndex else { return nil }
     let lookBack = max(0, dipIndex - 200)
     guard let sustain = envelope[lookBack..<dipIndex].max(), sustain > 0 else { return nil }
@@ -407,6 +421,7 @@ extension SoundBoundaryRefiner {
     // note's peak; a bowed string's release wavers). Otherwise as amplitudes.
     var remainder = [Double](repeating: 0, count: peakIndex + 1)
     var miss = 0.0
+    var byPhases = false
     for i in knee...peakIndex {
       remainder[i] = max(0, envelope[i] - exp(decay.intercept + decay.slope * Double(i)))
     }
@@ -421,6 +436,7 @@ extension SoundBoundaryRefiner {
       if complexTop > 0, complexMiss <= 0.1 * complexTop {
         for i in knee...peakIndex { remainder[i] = residual[i] }
         miss = complexMiss
+        byPhases = true
       }
     }
     var top = dipIndex
@@ -440,7 +456,7 @@ extension SoundBoundaryRefiner {
     while half < top, remainder[half] < 0.5 * remainder[top] { half += 1 }
     let share = threshold / remainder[top]
     let extended = crossing - max(0, Double(half) - crossing) * share / (0.5 - share)
-    return max(Double(knee), extended)
+    return (max(Double(knee), extended), byPhases)
   }
 }
 

@@ -92,6 +92,32 @@ import _TestSupport
     #expect(abs(start - 0.54) <= 0.006, "start \(start)")
   }
 
+  @Test func aRepeatAfterTheRoomsRingStartsAtItsAttackNotInTheRing() {
+    // An A4 released at 0.5 s (0.3 dB/ms) in a room: its ring, at its own phases, builds up
+    // over 40 ms to 10 dB under the note and fades 30 dB/s; the A4 played again at 0.65 s at
+    // other phases, a 20 ms attack. The pitch track noticed it at 0.68 s. Over an amplitude fit
+    // of the release, the ring rose like a new note 50 ms early.
+    let seconds = 1.2
+    let frequency = 440.0
+    func partials(_ t: Double, phase: Double) -> Double {
+      (1...6).reduce(0) { sum, h in
+        sum + pow(0.7, Double(h - 1)) * sin(2 * .pi * frequency * Double(h) * t + phase * Double(h))
+      }
+    }
+    let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      let release = t < 0.5 ? 0.2 : 0.2 * pow(10, -0.3 * (t - 0.5) * 1000 / 20)
+      let ring = t < 0.5 ? 0 : 0.2 * pow(10, (-10 - 30 * (t - 0.5)) / 20) * min(1, (t - 0.5) / 0.04)
+      let new = t < 0.65 ? 0 : 0.2 * min(1, (t - 0.65) / 0.02)
+      return Float((release + ring) * partials(t, phase: 0) + new * partials(t, phase: 2.1))
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.05, end: 0.5, frequencyHz: frequency, peakLevelDBFS: -14)
+    let sound = PerformanceSound(start: 0.68, end: 1.15, frequencyHz: frequency, peakLevelDBFS: -14)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.65) <= 0.01, "start \(start)")
+  }
+
   /// A bowed note from quiet (TimGM6mb's violin B4): a first burst 11 dB under the note's
   /// level for 30 ms, a trough 9 dB under the burst, then the note. The pitch track noticed it
   /// 40 ms in; the trough stopped the walk back to the attack, and the start was timed at the

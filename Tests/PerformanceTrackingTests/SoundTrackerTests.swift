@@ -195,7 +195,7 @@ import _TestSupport
       return pow(10, decibels / 20) + (i < 150 ? 0 : min(1, Double(i - 150) / 40))
     }
     let dip = try #require(envelope.indices.dropFirst(100).min { envelope[$0] < envelope[$1] })
-    let onset = try #require(SoundBoundaryRefiner.riseUnderDecay(envelope, dipIndex: dip, peakIndex: 259))
+    let onset = try #require(SoundBoundaryRefiner.riseUnderDecay(envelope, dipIndex: dip, peakIndex: 259)?.index)
     #expect(abs(onset - 150) <= 6, "\(onset)")
   }
 
