@@ -44,6 +44,11 @@ public struct ScoreInformedRepair: Sendable {
   /// beats stays further under the note (a missed note's due time in the previous note's
   /// ring found "repeats" 12–35 dB under it; the quieter repeats played peaked 0–8 dB under).
   public var tailLevelDecibels: Double = 10
+  /// The fewest pitch points that give a piece of a split sound its own pitch (3: 30 ms of the
+  /// track at its default hop); a piece with fewer keeps the sound's. One point where the pitch
+  /// track came to the note, read an octave low under the previous note's ring, made a correct
+  /// E5 split off its repeat a "lower partial".
+  public var leastPitchPoints = 3
   /// The attack left out of a split or joined sound's stable pitch, in seconds (by default the
   /// segmenter's ``NoteSegmenter/Configuration/attackSeconds``): each piece of a split takes its
   /// own pitch, so a repeat played out of tune is heard as such, not as the pair's median.
@@ -169,8 +174,9 @@ public struct ScoreInformedRepair: Sendable {
     return joins(sounds, owners: owner).sounds
   }
 
-  /// A sound split at `time` into two, each with its own pitch points and stable pitch; the
-  /// second starts at an onset of its own.
+  /// A sound split at `time` into two, each with its own pitch points and stable pitch (the
+  /// sound's when it holds fewer than ``leastPitchPoints``); the second starts at an onset of
+  /// its own.
   func pieces(of sound: PerformanceSound, at time: Double) -> (PerformanceSound, PerformanceSound) {
     var first = sound
     var second = sound
@@ -181,8 +187,12 @@ public struct ScoreInformedRepair: Sendable {
     second.boundary = .onset
     first.pitchTrack = sound.pitchTrack.filter { $0.time < time }
     second.pitchTrack = sound.pitchTrack.filter { $0.time >= time }
-    first.frequencyHz = first.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
-    second.frequencyHz = second.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+    func ownPitch(_ piece: PerformanceSound) -> Double {
+      guard piece.pitchTrack.count >= leastPitchPoints else { return sound.frequencyHz }
+      return piece.stableFrequency(skippingAttack: attackSeconds) ?? sound.frequencyHz
+    }
+    first.frequencyHz = ownPitch(first)
+    second.frequencyHz = ownPitch(second)
     return (first, second)
   }
 }

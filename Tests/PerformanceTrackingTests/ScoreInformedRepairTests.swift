@@ -60,6 +60,20 @@ import _TestSupport
     }
   }
 
+  @Test func aPieceWithTooFewPitchPointsKeepsTheSoundsPitch() {
+    // As `take()`, but the pitch track came to the sound only at 1.17 s, its first point an
+    // octave low (under a previous note's ring): the piece before the dip at 1.18 s holds that
+    // one point, and keeps the sound's pitch.
+    let (plain, refiner) = Self.take()
+    var sound = plain.sounds[0]
+    sound.pitchTrack = [.init(time: 1.17, frequencyHz: 220)] + sound.pitchTrack.filter { $0.time > 1.175 }
+    let alignment = PerformanceAlignment(
+      notes: plain.notes, sounds: [sound], latencySeconds: 0, soundIndices: [0, nil, nil])
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 2, "\(repaired)")
+    #expect(repaired.allSatisfy { $0.frequencyHz == 440 }, "\(repaired.map(\.frequencyHz))")
+  }
+
   @Test func eachPieceOfASplitTakesItsOwnPitch() {
     // As `take()`, but the sound is 40 cents sharp up to the dip at 1.18 s and in tune after
     // it: its stable pitch, the median over both, is the sharp one; the in-tune repeat split off
