@@ -504,6 +504,32 @@ extension SoundBoundaryRefiner {
 }
 
 extension SoundBoundaryRefiner {
+  /// Whether a note read at `frequency` after a note at the same pitch is really an octave
+  /// higher: across its attack at `start`, the even harmonics of `frequency` rise by 10 dB or
+  /// more (means over 30 ms before and 50 ms from 30 ms after, 20 ms windows) while the odd ones
+  /// rise by less than 3 dB; they are the ring of the note before. (An E5 after an E4 in a
+  /// room: the E4's ring held the odd harmonics 17 dB under the E5's even ones for its whole
+  /// length, so ``octaveChecked(_:ratio:ringing:)`` kept the E4 the causal pitch track read.)
+  /// A note played again at the same pitch raises both.
+  ///
+  /// - Parameters:
+  ///   - frequency: The pitch the note was read at, in Hz.
+  ///   - start: The note's start, in seconds.
+  func attacksAnOctaveHigher(_ frequency: Double, at start: Double) -> Bool {
+    guard frequency > 0, 6 * frequency < sampleRate / 2, start > 0.05 else { return false }
+    func mean(_ multiples: [Double], from: Double, to: Double) -> Double {
+      let (envelope, _) = amplitudes(multiples.map { $0 * frequency }, from: from, to: to, window: 0.02)
+      return envelope.reduce(0, +) / Double(max(1, envelope.count))
+    }
+    let oddBefore = mean([1, 3, 5], from: start - 0.04, to: start - 0.01)
+    let evenBefore = mean([2, 4, 6], from: start - 0.04, to: start - 0.01)
+    let oddAfter = mean([1, 3, 5], from: start + 0.03, to: start + 0.08)
+    let evenAfter = mean([2, 4, 6], from: start + 0.03, to: start + 0.08)
+    return evenAfter > 3.16 * evenBefore && oddAfter < 1.41 * oddBefore
+  }
+}
+
+extension SoundBoundaryRefiner {
   /// Where a sound read at one pitch holds two notes an octave apart: a legato leap of an
   /// octave that the pitch tracker followed on the lower note's period (the upper note's
   /// partials are all partials of the lower one). Over the sound, every 10 ms, the odd

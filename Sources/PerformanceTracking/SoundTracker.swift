@@ -480,6 +480,14 @@ public struct SoundTracker: Sendable {
       // Never before the previous sound's start, never after its own end.
       let floor = i > 0 ? result[i - 1].start + 0.02 : 0
       result[i].start = min(max(start, floor), result[i].end - 0.01)
+      // A note an octave above the one before, read at its pitch under that note's ring
+      // (every harmonic of the upper note is one of the lower's): lifted by its attack.
+      if i > 0, sounds[i].isAtPitch(sounds[i - 1].frequencyHz, withinCents: configuration.mergeCents),
+        refiner.attacksAnOctaveHigher(sounds[i].frequencyHz, at: result[i].start)
+      {
+        result[i].frequencyHz *= 2
+        result[i].pitchTrack = result[i].pitchTrack.map { .init(time: $0.time, frequencyHz: $0.frequencyHz * 2) }
+      }
       // A legato leap the new note's harmonics cannot time (an octave up shares them all with
       // the old note), or the same pitch split again: when the previous note stopped before
       // this start and the sound never dipped in between, the note began when the previous one

@@ -252,6 +252,22 @@ import _TestSupport
     #expect(abs(start - 0.95) <= 0.01, "\(start)")
   }
 
+  @Test func anOctaveAboveThePreviousNoteIsToldByItsAttack() {
+    // An E4 to 0.4 s that rings on 17 dB under, then an E5 from 0.5 s: every harmonic of the E5
+    // is one of the E4's, and the odd ones (the ring) hold over a tenth of the even ones. Across
+    // the E5's attack only the even ones rise. The E4 played again raises both.
+    let seconds = 1.0
+    let ring = Self.tone(329.6, seconds: seconds, from: 0, to: seconds) { t in t < 0.4 ? 0.1 : 0.1 * pow(10, -17.0 / 20) }
+    let upper = Self.tone(659.3, seconds: seconds, from: 0.5, to: seconds) { t in 0.1 * min(1, (t - 0.5) / 0.01) }
+    let again = Self.tone(329.6, seconds: seconds, from: 0.5, to: seconds) { t in 0.1 * min(1, (t - 0.5) / 0.01) }
+    let octave = SoundBoundaryRefiner(samples: zip(ring, upper).map { $0 + $1 }, sampleRate: Self.rate)
+    let lifted = octave.attacksAnOctaveHigher(329.6, at: 0.5)
+    #expect(lifted)
+    let repeated = SoundBoundaryRefiner(samples: zip(ring, again).map { $0 + $1 }, sampleRate: Self.rate)
+    let liftedAgain = repeated.attacksAnOctaveHigher(329.6, at: 0.5)
+    #expect(!liftedAgain)
+  }
+
   @Test func aRepeatWithNoDipBreaksThePartialsPhases() {
     let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
     for depth in [0.0, 20] {

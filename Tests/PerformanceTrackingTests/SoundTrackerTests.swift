@@ -293,6 +293,28 @@ import _TestSupport
     #expect(refiner.octaveChecked(sound, ringing: 70) == 174.6)
   }
 
+  @Test func anOctaveAboveThePreviousNoteReadAtItsPitchIsLiftedByItsAttack() {
+    // An E4 to 0.4 s ringing on 17 dB under, an E5 from 0.5 s that the pitch track read as an
+    // E4 from 0.62 s: its attack raises only the even harmonics, and it is the E5.
+    let seconds = 1.0
+    let ring = Self.tone(329.6, seconds: seconds) { t in t < 0.05 ? 0 : t < 0.4 ? 0.1 : 0.1 * pow(10, -17.0 / 20) }
+    let upper = Self.silence(0.5) + Self.tone(659.3, seconds: 0.5) { t in 0.1 * min(1, t / 0.01) }
+    let estimates = stride(from: 0.0, to: seconds, by: 0.01).map { t in
+      PitchEstimate(
+        time: t, frequencyHz: t < 0.05 || (t > 0.4 && t < 0.62) ? 0 : 329.6, confidence: 0.9,
+        levelDBFS: t > 0.4 && t < 0.5 ? -37 : -20)
+    }
+    var previous = PerformanceSound(start: 0.05, end: 0.4, frequencyHz: 329.6, peakLevelDBFS: -20, boundary: .onset)
+    previous.pitchTrack = SoundTracker.points(of: estimates, from: 0.05, to: 0.4)
+    var sound = PerformanceSound(start: 0.62, end: 0.95, frequencyHz: 329.6, peakLevelDBFS: -20, boundary: .onset)
+    sound.pitchTrack = SoundTracker.points(of: estimates, from: 0.62, to: 0.95)
+    let refiner = SoundBoundaryRefiner(samples: zip(ring, upper).map { $0 + $1 }, sampleRate: Self.rate)
+    let sounds = SoundTracker().refined([previous, sound], estimates: estimates, refiner: refiner)
+    #expect(sounds.count == 2, "\(sounds)")
+    #expect(abs((sounds.last?.frequencyHz ?? 0) - 659.2) < 1, "\(sounds.map(\.frequencyHz))")
+    #expect(abs((sounds.last?.start ?? 0) - 0.5) < 0.02, "\(sounds.map(\.start))")
+  }
+
   @Test func aNoteEndsWhereItStopsNotWhereTheRoomsRingFades() {
     // The note stops at 0.8 s; the room holds its pitch 11 dB down for half a second, then
     // fades over 0.3 s. The sound lasts until the note's release, not the ring's.
