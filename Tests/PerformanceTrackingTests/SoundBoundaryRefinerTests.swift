@@ -20,6 +20,14 @@ import _TestSupport
     }
   }
 
+  /// Six partials of `frequency` (amplitudes 0.7ⁿ) at time `t`, each started at `phase` times
+  /// its number.
+  static func partials(_ frequency: Double, _ t: Double, phase: Double) -> Double {
+    (1...6).reduce(0) { sum, h in
+      sum + pow(0.7, Double(h - 1)) * sin(2 * .pi * frequency * Double(h) * t + phase * Double(h))
+    }
+  }
+
   @Test func aLegatoNoteThatSwellsAgainAfterATroughStartsAtItsAttack() {
     // 300 Hz until 0.5 s, then 400 Hz: a 20 ms attack to 0.1, a trough 30 dB down from 0.57 to
     // 0.6 s (a bow change), and a swell to 0.14 by 0.65 s. The pitch track noticed the note
@@ -73,17 +81,12 @@ import _TestSupport
   @Test func aRepeatUnderTheOldNotesReleaseStartsWhereItBegins() {
     let seconds = 1.0
     let frequency = 784.0
-    func partials(_ t: Double, phase: Double) -> Double {
-      (1...6).reduce(0) { sum, h in
-        sum + pow(0.7, Double(h - 1)) * sin(2 * .pi * frequency * Double(h) * t + phase * Double(h))
-      }
-    }
     let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
       let t = Double(n) / Self.rate
       let old = t < 0.5 ? 0.25 : 0.25 * pow(10, -0.27 * (t - 0.5) * 1000 / 20)
       let breath = t < 0.54 ? 0 : 0.01 * min(1, (t - 0.54) / 0.003)
       let new = min(0.25, breath * pow(10, 0.45 * max(0, t - 0.55) * 1000 / 20))
-      return Float(old * partials(t, phase: 0) + new * partials(t, phase: 1.3))
+      return Float(old * Self.partials(frequency, t, phase: 0) + new * Self.partials(frequency, t, phase: 1.3))
     }
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
     let previous = PerformanceSound(start: 0.01, end: 0.5, frequencyHz: frequency, peakLevelDBFS: -12)
@@ -99,17 +102,12 @@ import _TestSupport
     // of the release, the ring rose like a new note 50 ms early.
     let seconds = 1.2
     let frequency = 440.0
-    func partials(_ t: Double, phase: Double) -> Double {
-      (1...6).reduce(0) { sum, h in
-        sum + pow(0.7, Double(h - 1)) * sin(2 * .pi * frequency * Double(h) * t + phase * Double(h))
-      }
-    }
     let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
       let t = Double(n) / Self.rate
       let release = t < 0.5 ? 0.2 : 0.2 * pow(10, -0.3 * (t - 0.5) * 1000 / 20)
       let ring = t < 0.5 ? 0 : 0.2 * pow(10, (-10 - 30 * (t - 0.5)) / 20) * min(1, (t - 0.5) / 0.04)
       let new = t < 0.65 ? 0 : 0.2 * min(1, (t - 0.65) / 0.02)
-      return Float((release + ring) * partials(t, phase: 0) + new * partials(t, phase: 2.1))
+      return Float((release + ring) * Self.partials(frequency, t, phase: 0) + new * Self.partials(frequency, t, phase: 2.1))
     }
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
     let previous = PerformanceSound(start: 0.05, end: 0.5, frequencyHz: frequency, peakLevelDBFS: -14)
