@@ -1,5 +1,6 @@
 import Foundation
 import PitchDSP
+import ScoreModel
 
 /// Fixes the segmentation where the score shows it went wrong, then links again: a sound broken
 /// into pieces by a tremor of level (a bow change, the loop of a sample) is joined back, and
@@ -109,7 +110,7 @@ public struct ScoreInformedRepair: Sendable {
         continue
       }
       let refinedEnd = sounds[index].end
-      let expectedHz = 440 * pow(2, Double(expected.rawValue - 69) / 12)
+      let expectedHz = Tuning.standard.frequencyHz(of: expected)
       let when = due(i)
       // A note of another pitch played as a repeat of the previous one (a wrong note that
       // changes nothing audible but the attack) needs a clearer re-attack.
@@ -155,7 +156,7 @@ public struct ScoreInformedRepair: Sendable {
       guard let expected = notes[i].soundingPitch, let index = owner.firstIndex(where: { $0 == next }) else { continue }
       let sound = sounds[index]
       let when = due(next)
-      guard sound.isAtPitch(440 * pow(2, Double(expected.rawValue - 69) / 12), withinCents: sameCents),
+      guard sound.isAtPitch(Tuning.standard.frequencyHz(of: expected), withinCents: sameCents),
         sound.start + 0.08 < when, sound.end > when + 0.05,
         let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: dipDecibels)
           ?? refiner.phaseBreak(in: sound, near: when, within: searchSeconds)
