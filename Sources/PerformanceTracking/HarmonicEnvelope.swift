@@ -56,27 +56,29 @@ public enum HarmonicEnvelope {
     return result
   }
 
-  /// The complex amplitude (demodulated, under the same triangular window) of each of up to
-  /// four frequencies at `count` times `start + k · hop`: its magnitude is the amplitude of
+  /// The complex amplitude (demodulated, under the same triangular window) of each frequency
+  /// at `count` times `start + k · hop`, four frequencies to a group: lane `j` of group `g` is
+  /// frequency `4g + j` (0 for a missing lane or a frequency at or above half the sample rate).
+  /// Its magnitude is the amplitude of
   /// ``laneAmplitudes(of:sampleRate:frequenciesHz:start:count:hop:windowSeconds:)``, its angle
   /// the phase of the frequency's sinusoid against a phasor started at sample 0. A steady
   /// partial turns at a constant rate; a new note's partial breaks the turn.
-  static func lanePhasors(
+  static func groupPhasors(
     of samples: [Float], sampleRate: Double, frequenciesHz: [Double], start: Int, count: Int, hop: Int,
     windowSeconds: Double
-  ) -> (real: [SIMD4<Double>], imaginary: [SIMD4<Double>]) {
-    precondition(frequenciesHz.count <= 4, "at most four frequencies")
-    var real = [SIMD4<Double>](repeating: .zero, count: max(0, count))
+  ) -> [(real: [SIMD4<Double>], imaginary: [SIMD4<Double>])] {
+    let groups = (frequenciesHz.count + 3) / 4
+    var real = [[SIMD4<Double>]](repeating: [SIMD4<Double>](repeating: .zero, count: max(0, count)), count: groups)
     var imaginary = real
     let kept = frequenciesHz.map { $0 > 0 && $0 < sampleRate / 2 ? $0 : 0 }
     forEachGroup(
       of: samples, sampleRate: sampleRate, frequenciesHz: kept, start: start, count: count, hop: hop,
       windowSeconds: windowSeconds
-    ) { _, k, re, im, scale in
-      real[k] = scale * re
-      imaginary[k] = scale * im
+    ) { group, k, re, im, scale in
+      real[group][k] = scale * re
+      imaginary[group][k] = scale * im
     }
-    return (real, imaginary)
+    return (0..<groups).map { (real[$0], imaginary[$0]) }
   }
 
   /// The shared pass: frequencies four at a time (a frequency of 0 or a missing lane gives 0),

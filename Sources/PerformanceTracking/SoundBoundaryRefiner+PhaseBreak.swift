@@ -34,13 +34,10 @@ extension SoundBoundaryRefiner {
     guard count >= 3 else { return nil }
     var deviation = [Double](repeating: 0, count: count)
     var magnitude = [Double](repeating: 0, count: count)
-    var group = 0
-    while group < harmonics.count {
-      let lanes = Array(harmonics[group..<min(harmonics.count, group + 4)])
-      group += 4
-      let (re, im) = HarmonicEnvelope.lanePhasors(
-        of: samples, sampleRate: sampleRate, frequenciesHz: lanes, start: start, count: count, hop: hop,
-        windowSeconds: windowSeconds)
+    let groups = HarmonicEnvelope.groupPhasors(
+      of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
+      windowSeconds: windowSeconds)
+    for (re, im) in groups {
       for k in 2..<count {
         // The predicted value: the last one turned on by the last turn, z₁·(z₁·z̄₂)/|z₁·z̄₂|.
         let turnRe = re[k - 1] * re[k - 2] + im[k - 1] * im[k - 2]

@@ -283,18 +283,14 @@ public struct SoundBoundaryRefiner: Sendable {
   /// ``amplitudes(_:from:to:window:)``.
   func phasors(_ harmonics: [Double], from: Double, to: Double, window: Double) -> HarmonicPhasors {
     let (start, count, hop) = steps(from: from, to: to)
+    let groups = HarmonicEnvelope.groupPhasors(
+      of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
+      windowSeconds: window)
     var result = HarmonicPhasors(real: [], imaginary: [])
-    var group = 0
-    while group < harmonics.count {
-      let lanes = Array(harmonics[group..<min(harmonics.count, group + 4)])
-      group += 4
-      let (re, im) = HarmonicEnvelope.lanePhasors(
-        of: samples, sampleRate: sampleRate, frequenciesHz: lanes, start: start, count: count, hop: hop,
-        windowSeconds: window)
-      for lane in lanes.indices {
-        result.real.append(re.map { $0[lane] })
-        result.imaginary.append(im.map { $0[lane] })
-      }
+    for h in harmonics.indices {
+      let (re, im) = groups[h / 4]
+      result.real.append(re.map { $0[h % 4] })
+      result.imaginary.append(im.map { $0[h % 4] })
     }
     return result
   }
