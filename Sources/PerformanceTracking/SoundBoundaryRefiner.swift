@@ -370,7 +370,9 @@ extension SoundBoundaryRefiner {
   /// Where a new note began under the decay of the one before it: the old note's decay,
   /// fitted as an exponential from where it left its sustained level, is taken away from the
   /// envelope, and the start is where what remains rises clear of the fit's error (between 3 %
-  /// and 10 % of its peak), extended down the attack's line.
+  /// and 10 % of its peak), extended down the attack's line; or, taken away as amplitudes,
+  /// where the envelope first fell under the fit, when it did before that (the new note out of
+  /// phase with the old, see ``fallUnderDecay(_:_:after:to:)``).
   ///
   /// - Parameters:
   ///   - envelope: Amplitudes, evenly spaced.
@@ -452,7 +454,42 @@ extension SoundBoundaryRefiner {
     while half < top, remainder[half] < 0.5 * remainder[top] { half += 1 }
     let share = threshold / remainder[top]
     let extended = crossing - max(0, Double(half) - crossing) * share / (0.5 - share)
+    // Taken away as amplitudes, the decay leaves only the new note's rise; but its first trace,
+    // out of phase with the old note, may take from the decay before it adds to it: the
+    // envelope falls under the fit and only then rises over it (a bowed repeat on a slow
+    // attack, read 40–70 ms late). The fall is the start, if the old note, as fitted, was still
+    // within 25 dB of its sustained level there (something left to take from: a note that
+    // stops short falls under its fit too).
+    if !byPhases, extended.isFinite, let fall = fallUnderDecay(logs, decay, after: fitEnd, to: min(dipIndex, Int(extended))),
+      Double(fall) < extended, decay.intercept + decay.slope * Double(fall) >= log(sustain) - Self.fallUnderDecayDepth
+    {
+      return (Double(fall), false)
+    }
     return (max(Double(knee), extended), byPhases)
+  }
+
+  /// How far under a fitted decay, and for how many steps in a row, a log envelope must fall
+  /// for ``fallUnderDecay(_:_:after:to:)``: 4 dB, 5 steps.
+  static let fallUnderDecayLog = log(pow(10, 4.0 / 20))
+  static let fallUnderDecaySteps = 5
+  /// How far under its sustained level the old note may have decayed where such a fall begins,
+  /// as a natural log: 25 dB.
+  static let fallUnderDecayDepth = log(pow(10, 25.0 / 20))
+
+  /// The first step after `after`, and by `to`, from which the log envelope `logs` stays
+  /// ``fallUnderDecayLog`` under the line `decay` for ``fallUnderDecaySteps`` steps; `nil` when
+  /// there is none.
+  static func fallUnderDecay(
+    _ logs: [Double], _ decay: (slope: Double, intercept: Double), after: Int, to: Int
+  ) -> Int? {
+    var run = 0
+    var index = after + 1
+    while index <= to {
+      run = logs[index] < decay.intercept + decay.slope * Double(index) - fallUnderDecayLog ? run + 1 : 0
+      if run == fallUnderDecaySteps { return index - run + 1 }
+      index += 1
+    }
+    return nil
   }
 }
 
