@@ -56,7 +56,16 @@ public struct SoundBoundaryRefiner: Sendable {
     guard sound.frequencyHz > 0 else { return sound.start }
     // The previous note still sounds, or still rings (its refined end is near): legato.
     let overlapping = previous.flatMap { $0.end > sound.start - ringSeconds && $0.frequencyHz > 0 ? $0 : nil }
-    let (harmonics, window) = self.harmonics(of: sound.frequencyHz, near: overlapping?.frequencyHz)
+    // An octave above a note that had stopped: every harmonic of the new note is one of the old
+    // note's, fading under it, so it is timed as the same note played again (as a leap to
+    // another pitch, on every harmonic under the long window, it read 40–55 ms late; a twelfth
+    // or two octaves up, timed so, read worse).
+    let octaveAbove =
+      overlapping.map { $0.end < sound.start && Self.isOctave(sound.frequencyHz, above: $0.frequencyHz) } ?? false
+    let (harmonics, window) =
+      octaveAbove
+      ? (self.harmonics(of: sound.frequencyHz, clearOf: nil, window: detachedWindowSeconds), detachedWindowSeconds)
+      : self.harmonics(of: sound.frequencyHz, near: overlapping?.frequencyHz)
     // From 150 ms before (not before the previous sound's start) to 120 ms after; or from the
     // previous sound's refined end, when the pitch track heard that sound on until this one
     // (``PerformanceSound/heardUntil``): this note's start may lie anywhere in what was heard
@@ -89,8 +98,8 @@ public struct SoundBoundaryRefiner: Sendable {
     for i in 0...arrival { floor = min(floor, envelope[i]) }
     // A rise of less than 6 dB is no attack to time.
     guard peak > 2 * floor, peak > 0 else { return sound.start }
-    // The same note again: the new attack hides under the old note's decay.
-    if let overlapping, sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) {
+    // The same note again (or its octave): the new attack hides under the old note's decay.
+    if let overlapping, sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) || octaveAbove {
       var dip = peakIndex
       for i in 0...peakIndex where envelope[i] < envelope[dip] { dip = i }
       let turning = phasors(harmonics, from: from, to: to, window: window)
@@ -227,6 +236,11 @@ public struct SoundBoundaryRefiner: Sendable {
       if !clear.isEmpty { return (clear, window) }
     }
     return (harmonics(of: frequency, clearOf: nil, window: legatoWindowSeconds), legatoWindowSeconds)
+  }
+
+  /// Whether `frequency` lies within 50 cents of twice `other`.
+  static func isOctave(_ frequency: Double, above other: Double) -> Bool {
+    frequency > 0 && other > 0 && abs(1200 * log2(frequency / (2 * other))) <= 50
   }
 
   /// The harmonics of `frequency` below the limits, leaving out those within 1.5 / window of a

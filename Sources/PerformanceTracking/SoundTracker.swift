@@ -81,6 +81,11 @@ public struct SoundTracker: Sendable {
     /// note stopped, in dB. (A flute's or a trumpet's repeat 30–45 ms after the release began
     /// falls 6–10 dB; timed at the stop it read 20–60 ms early.)
     public var repeatAttackDecibels: Double = 6
+    /// A note an octave above a note that had stopped, timed under that note's decay, keeps its
+    /// attack as ``repeatAttackDecibels`` says when it began at most this long after the old
+    /// note stopped, in seconds (a detached leap; later, with the level held across, the rise
+    /// found was a legato note's swell, 70–120 ms after it began).
+    public var octaveLeapAttackSeconds: Double = 0.06
     /// A sound whose pitch lies further than this from the tuning's nearest semitone, or whose
     /// pitch track spreads wider (interquartile range), is read again from its spectrum
     /// (``SoundBoundaryRefiner/harmonicPitch(of:searchCents:stepCents:attackSeconds:longestSeconds:)``),
@@ -97,7 +102,7 @@ public struct SoundTracker: Sendable {
       case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
       case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, scoopCents, echoSeconds, echoDecibels
       case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
-      case repeatAttackDecibels, spectralCheckCents
+      case repeatAttackDecibels, octaveLeapAttackSeconds, spectralCheckCents
     }
 
     /// Decodes a configuration; a setting absent from the data keeps its default, so that a
@@ -128,6 +133,7 @@ public struct SoundTracker: Sendable {
       try update(&swellGapSeconds, .swellGapSeconds)
       try update(&mergeCents, .mergeCents)
       try update(&repeatAttackDecibels, .repeatAttackDecibels)
+      try update(&octaveLeapAttackSeconds, .octaveLeapAttackSeconds)
       try update(&spectralCheckCents, .spectralCheckCents)
     }
 
@@ -497,10 +503,13 @@ public struct SoundTracker: Sendable {
         if result[i].start - stop > 0.02, stop > sounds[i].start - 0.3,
           Self.heldWithoutDip(estimates, from: stop, to: result[i].start)
         {
-          // The same pitch again, and its harmonics fell before it: the note played again under
-          // the previous one's release. It stays contiguous for the repair, and is timed at its
-          // attack (``PerformanceSound/attack``).
-          if sounds[i].isAtPitch(sounds[i - 1].frequencyHz, withinCents: configuration.mergeCents),
+          // The same pitch again (or its octave, soon after the stop), and its harmonics fell
+          // before it: the note played again under the previous one's release. It stays
+          // contiguous for the repair, and is timed at its attack (``PerformanceSound/attack``).
+          let octaveLeap =
+            SoundBoundaryRefiner.isOctave(sounds[i].frequencyHz, above: sounds[i - 1].frequencyHz)
+            && stop < sounds[i].start && result[i].start - stop <= configuration.octaveLeapAttackSeconds
+          if sounds[i].isAtPitch(sounds[i - 1].frequencyHz, withinCents: configuration.mergeCents) || octaveLeap,
             refiner.dip(at: result[i].start, frequencyHz: sounds[i].frequencyHz).fall
               >= configuration.repeatAttackDecibels
           {

@@ -116,6 +116,25 @@ import _TestSupport
     #expect(abs(start - 0.58) <= 0.01, "start \(start)")
   }
 
+  /// An E5 played 30 ms after an E4 stopped (a flute's detached octave leap): every harmonic
+  /// of the E5 is one of the E4's, still fading 0.3 dB per ms; the E5 swells over 40 ms at its
+  /// own phases. The pitch track noticed it 50 ms in. Timed like a repeat under the old note's
+  /// decay, not on harmonics clear of it (there are none) under the long window.
+  @Test func anOctaveLeapAfterAStopIsTimedUnderTheOldNotesDecay() {
+    let seconds = 1.0
+    let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      let old = t < 0.5 ? 0.2 : 0.2 * pow(10, -0.3 * (t - 0.5) * 1000 / 20)
+      let new = t < 0.53 ? 0 : 0.2 * min(1, (t - 0.53) / 0.04)
+      return Float(old * Self.partials(330, t, phase: 0) + new * Self.partials(660, t, phase: 2.1))
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.05, end: 0.5, frequencyHz: 330, peakLevelDBFS: -14)
+    let sound = PerformanceSound(start: 0.58, end: 0.99, frequencyHz: 660, peakLevelDBFS: -14, boundary: .pitchChange)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.53) <= 0.01, "start \(start)")
+  }
+
   @Test func aRepeatAfterTheRoomsRingStartsAtItsAttackNotInTheRing() {
     // An A4 released at 0.5 s (0.3 dB/ms) in a room: its ring, at its own phases, builds up
     // over 40 ms to 10 dB under the note and fades 30 dB/s; the A4 played again at 0.65 s at

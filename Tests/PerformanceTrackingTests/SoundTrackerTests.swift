@@ -73,12 +73,13 @@ import _TestSupport
   }
 
   /// E4 held 0.6 s from 0.3 s, released over about `release` seconds, and played again `gap`
-  /// after the release began, its partials restarting in another phase and rising over 0.12 s.
-  static func repeatedUnderItsRelease(gap: Double, release: Double = 0.1) -> [Float] {
+  /// after the release began (or `againHz`, an octave up, say), its partials restarting in
+  /// another phase and rising over 0.12 s.
+  static func repeatedUnderItsRelease(gap: Double, release: Double = 0.1, againHz: Double = 330) -> [Float] {
     let partials = (1...8).map { pow(0.7, Double($0 - 1)) }
     let first = generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: partials, length: .seconds(1.5))
     let second = generator.harmonicTone(
-      fundamentalHz: 330, partialAmplitudes: partials.indices.map { $0 % 2 == 1 ? -partials[$0] : partials[$0] },
+      fundamentalHz: againHz, partialAmplitudes: partials.indices.map { $0 % 2 == 1 ? -partials[$0] : partials[$0] },
       length: .seconds(1.5))
     let (held, attack) = (0.6, 0.12)
     var samples = silence(0.3)
@@ -105,6 +106,26 @@ import _TestSupport
     guard sounds.count == 2 else { return }
     #expect(abs(sounds[1].start - sounds[0].end) < 0.005, "\(sounds)")
     #expect(abs(sounds[1].onset - (0.3 + 0.6 + 0.07)) <= 0.025, "\(sounds)")
+  }
+
+  @Test func anOctaveLeapSoonAfterAStopIsTimedAtItsAttack() throws {
+    // E5 40 ms after the E4's release began: every harmonic of the E5 is one of the E4's, so
+    // the two sounds stay contiguous, but the E5 is timed at its attack under the E4's decay,
+    // not at the E4's stop (40 ms early).
+    let gap = 0.04
+    let samples = Self.repeatedUnderItsRelease(gap: gap, againHz: 660)
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: 800, sampleRate: Self.rate)
+    let tracker = SoundTracker(configuration: configuration)
+    let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
+    let onset = 0.3 + 0.6 + gap
+    let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
+    let second = PerformanceSound(start: onset + 0.05, end: 1.5, frequencyHz: 660, peakLevelDBFS: -20, boundary: .pitchChange)
+    let refined = tracker.refined(
+      [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    #expect(refined.count == 2)
+    guard refined.count == 2 else { return }
+    #expect(abs(refined[1].onset - onset) <= 0.015, "\(refined)")
   }
 
   @Test func aRepeatWhoseHarmonicsFellLessThanABreakIsStillTimedAtItsAttack() throws {
