@@ -108,6 +108,36 @@ import _TestSupport
     #expect(abs(sounds[1].onset - (0.3 + 0.6 + 0.07)) <= 0.025, "\(sounds)")
   }
 
+  @Test func aLegatoNoteEndsWhereTheNextBegins() throws {
+    // E4 from 0.3 s, then C5 at 0.9 s with no gap, the E4 fading over 80 ms under it; the
+    // pitch track noticed the change 50 ms late. The E4's end, looked for before the C5's start
+    // was refined, ran to where the track noticed the C5 (50 ms past its start).
+    let partials = (1...8).map { pow(0.7, Double($0 - 1)) }
+    let first = Self.generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: partials, length: .seconds(1.5))
+    let second = Self.generator.harmonicTone(fundamentalHz: 523, partialAmplitudes: partials, length: .seconds(1.5))
+    var samples = Self.silence(0.3)
+    for n in first.indices {
+      let t = Double(n) / Self.rate
+      let one = t < 0.6 ? 0.1 * min(1, t / 0.02) : 0.1 * exp(-(t - 0.6) / 0.08)
+      let two = t < 0.6 ? 0 : 0.1 * min(1, (t - 0.6) / 0.04)
+      samples.append(Float(Double(first[n]) * one + Double(second[n]) * two))
+    }
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: 800, sampleRate: Self.rate)
+    let tracker = SoundTracker(configuration: configuration)
+    let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
+    let sounds = [
+      PerformanceSound(start: 0.3, end: 0.95, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset),
+      PerformanceSound(start: 0.95, end: 1.8, frequencyHz: 523, peakLevelDBFS: -20, boundary: .pitchChange),
+    ]
+    let refined = tracker.refined(
+      sounds, estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    #expect(refined.count == 2)
+    guard refined.count == 2 else { return }
+    #expect(refined[0].end <= refined[1].start, "\(refined)")
+    #expect(abs(refined[0].end - 0.9) <= 0.01, "\(refined)")
+  }
+
   @Test func anOctaveLeapSoonAfterAStopIsTimedAtItsAttack() throws {
     // E5 40 ms after the E4's release began: every harmonic of the E5 is one of the E4's, so
     // the two sounds stay contiguous, but the E5 is timed at its attack under the E4's decay,
