@@ -524,6 +524,8 @@ public struct SoundTracker: Sendable {
     // ran past it: a legato note's end read 20–30 ms late at the 90th percentile).
     for i in result.indices.dropLast() where result[i + 1].start > result[i].start + 0.01 {
       result[i].end = min(result[i].end, result[i + 1].start)
+      // (What the pitch track heard past the new end is still ``PerformanceSound/heardUntil``.)
+      if sounds[i].end > result[i].end, result[i].heardUntil == nil { result[i].heardUntil = sounds[i].end }
     }
     return result
   }
