@@ -474,8 +474,9 @@ extension SoundBoundaryRefiner {
     // attack, read 40–70 ms late). The fall is the start, if the old note, as fitted, was still
     // within 25 dB of its sustained level there (something left to take from: a note that
     // stops short falls under its fit too).
-    if !byPhases, extended.isFinite, let fall = fallUnderDecay(logs, decay, after: fitEnd, to: min(dipIndex, Int(extended))),
-      Double(fall) < extended, decay.intercept + decay.slope * Double(fall) >= log(sustain) - Self.fallUnderDecayDepth
+    if !byPhases, extended.isFinite,
+      let fall = fallUnderDecay(logs, decay, after: fitEnd, to: min(dipIndex, Int(extended))), Double(fall) < extended,
+      decay.intercept + decay.slope * Double(fall) >= log(sustain) - Self.fallUnderDecayDepth
     {
       return (Double(fall), false)
     }

@@ -150,7 +150,8 @@ import _TestSupport
     let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
     let onset = 0.3 + 0.6 + gap
     let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
-    let second = PerformanceSound(start: onset + 0.05, end: 1.5, frequencyHz: 660, peakLevelDBFS: -20, boundary: .pitchChange)
+    let second = PerformanceSound(
+      start: onset + 0.05, end: 1.5, frequencyHz: 660, peakLevelDBFS: -20, boundary: .pitchChange)
     let refined = tracker.refined(
       [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
     #expect(refined.count == 2)
