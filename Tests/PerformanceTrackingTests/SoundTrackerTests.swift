@@ -138,22 +138,32 @@ import _TestSupport
     #expect(abs(refined[0].end - 0.9) <= 0.01, "\(refined)")
   }
 
+  /// E4 and the note played `gap` after its release began
+  /// (``repeatedUnderItsRelease(gap:release:againHz:)``), as two sounds the pitch track parted
+  /// `noticed` seconds after the second note began, refined; and that note's onset.
+  static func refinedAfterRelease(
+    gap: Double, release: Double, againHz: Double, noticed: Double, boundary: NoteSegment.Boundary
+  ) throws -> (sounds: [PerformanceSound], onset: Double) {
+    let samples = repeatedUnderItsRelease(gap: gap, release: release, againHz: againHz)
+    var configuration = SoundTracker.Configuration()
+    configuration.fitRange(lowestHz: 200, highestHz: max(600, againHz + 140), sampleRate: rate)
+    let tracker = SoundTracker(configuration: configuration)
+    let estimates = try tracker.track(samples, sampleRate: rate).estimates
+    let onset = 0.3 + 0.6 + gap
+    let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
+    let second = PerformanceSound(
+      start: onset + noticed, end: 1.5, frequencyHz: againHz, peakLevelDBFS: -20, boundary: boundary)
+    let refined = tracker.refined(
+      [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: rate))
+    return (refined, onset)
+  }
+
   @Test func anOctaveLeapSoonAfterAStopIsTimedAtItsAttack() throws {
     // E5 40 ms after the E4's release began: every harmonic of the E5 is one of the E4's, so
     // the two sounds stay contiguous, but the E5 is timed at its attack under the E4's decay,
     // not at the E4's stop (40 ms early).
-    let gap = 0.04
-    let samples = Self.repeatedUnderItsRelease(gap: gap, againHz: 660)
-    var configuration = SoundTracker.Configuration()
-    configuration.fitRange(lowestHz: 200, highestHz: 800, sampleRate: Self.rate)
-    let tracker = SoundTracker(configuration: configuration)
-    let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
-    let onset = 0.3 + 0.6 + gap
-    let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
-    let second = PerformanceSound(
-      start: onset + 0.05, end: 1.5, frequencyHz: 660, peakLevelDBFS: -20, boundary: .pitchChange)
-    let refined = tracker.refined(
-      [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    let (refined, onset) = try Self.refinedAfterRelease(
+      gap: 0.04, release: 0.1, againHz: 660, noticed: 0.05, boundary: .pitchChange)
     #expect(refined.count == 2)
     guard refined.count == 2 else { return }
     #expect(abs(refined[1].onset - onset) <= 0.015, "\(refined)")
@@ -165,17 +175,8 @@ import _TestSupport
     // repeat). Split where the pitch track parted them, the second sound is timed at its
     // attack, not at the first one's stop (50 ms early), as it was while only a fall of
     // `breakDecibels` counted.
-    let gap = 0.045
-    let samples = Self.repeatedUnderItsRelease(gap: gap, release: 0.15)
-    var configuration = SoundTracker.Configuration()
-    configuration.fitRange(lowestHz: 200, highestHz: 600, sampleRate: Self.rate)
-    let tracker = SoundTracker(configuration: configuration)
-    let estimates = try tracker.track(samples, sampleRate: Self.rate).estimates
-    let onset = 0.3 + 0.6 + gap
-    let first = PerformanceSound(start: 0.3, end: 0.93, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
-    let second = PerformanceSound(start: onset + 0.04, end: 1.5, frequencyHz: 330, peakLevelDBFS: -20, boundary: .onset)
-    let refined = tracker.refined(
-      [first, second], estimates: estimates, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate))
+    let (refined, onset) = try Self.refinedAfterRelease(
+      gap: 0.045, release: 0.15, againHz: 330, noticed: 0.04, boundary: .onset)
     #expect(refined.count == 2)
     guard refined.count == 2 else { return }
     #expect(abs(refined[1].onset - onset) <= 0.025, "\(refined)")
