@@ -79,7 +79,17 @@ public struct SoundBoundaryRefiner: Sendable {
     from = max(0, from)
     let to = min(sound.start + 0.12, max(sound.end, sound.start + 0.03))
     guard to - from > 0.02 else { return sound.start }
-    let (envelope, time) = amplitudes(harmonics, from: from, to: to, window: window)
+    var (envelope, time) = amplitudes(harmonics, from: from, to: to, window: window)
+    // After another pitch, the harmonics too close to the previous note's to be resolved are
+    // separated from them and followed as well (a semitone step's fundamentals, 21 Hz apart).
+    if let overlapping, !octaveAbove, !sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) {
+      let pairs = separablePairs(of: sound.frequencyHz, from: overlapping.frequencyHz, window: window)
+        .filter { !harmonics.contains($0.harmonic) }
+      if !pairs.isEmpty {
+        let separated = separatedAmplitudes(pairs, from: from, to: to, window: window)
+        for i in envelope.indices where i < separated.count { envelope[i] += separated[i] }
+      }
+    }
     // The early peak: the highest point from just before the start to the end of the span.
     let searchFrom = max(0, Int(((sound.start - 0.02) - from) / stepSeconds))
     guard searchFrom < envelope.count else { return sound.start }

@@ -217,6 +217,38 @@ import _TestSupport
     }
   }
 
+  /// A flute's semitone step down, F4 to E4 at 0.5 s: the old note releases (20 dB in 60 ms),
+  /// the new one's fundamental swells in over 20 ms, its upper harmonics only from 40 ms on. The
+  /// fundamentals are 21 Hz apart, inside the 40 ms window's main lobe, so only the upper
+  /// harmonics were clear: the start came 40 ms late. Separated from the old fundamental, the
+  /// new one is followed too, within 10 ms when the old note sounds 4 cents off the pitch it
+  /// was read at.
+  @Test func aSemitoneStepWhoseFundamentalComesFirstStartsWithIt() {
+    let seconds = 1.0
+    for detune in [0.0, 4.0] {
+      let oldHz = 349.23 * pow(2, detune / 1200)
+      let newHz = 329.63
+      let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
+        let t = Double(n) / Self.rate
+        let oldGain = t < 0.5 ? 0.1 : 0.1 * pow(10, -(t - 0.5) / 0.06)
+        let old = (1...6).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(2 * .pi * oldHz * Double($1) * t) }
+        var new = 0.0
+        if t >= 0.5 {
+          new = 0.1 * min(1, (t - 0.5) / 0.02) * sin(2 * .pi * newHz * t)
+          let upper = 0.1 * min(1, max(0, (t - 0.54) / 0.03))
+          new += (2...6).reduce(0.0) { $0 + upper * pow(0.6, Double($1 - 1)) * sin(2 * .pi * newHz * Double($1) * t) }
+        }
+        return Float(oldGain * old + new)
+      }
+      let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+      // The pitch track's reading of the old note: its nominal pitch.
+      let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 349.23, peakLevelDBFS: -20)
+      let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: newHz, peakLevelDBFS: -20, boundary: .pitchChange)
+      let start = refiner.start(of: sound, after: previous)
+      #expect(abs(start - 0.5) <= 0.011, "detune \(detune): start \(start)")
+    }
+  }
+
   /// A held note whose release falls 20 dB in 125 ms (a violin's), from 0.6 s, then silence:
   /// the end is where the release began. Met 1 dB under the sustained level, the decay's line
   /// put it 6 ms late.
