@@ -79,16 +79,19 @@ public struct SoundBoundaryRefiner: Sendable {
     from = max(0, from)
     let to = min(sound.start + 0.12, max(sound.end, sound.start + 0.03))
     guard to - from > 0.02 else { return sound.start }
-    var (envelope, time) = amplitudes(harmonics, from: from, to: to, window: window)
-    // After another pitch, the harmonics too close to the previous note's to be resolved are
-    // separated from them and followed as well (a semitone step's fundamentals, 21 Hz apart).
-    if let overlapping, !octaveAbove, !sound.isAtPitch(overlapping.frequencyHz, withinCents: 50) {
-      let pairs = separablePairs(of: sound.frequencyHz, from: overlapping.frequencyHz, window: window)
-        .filter { !harmonics.contains($0.harmonic) }
-      if !pairs.isEmpty {
-        let separated = separatedAmplitudes(pairs, from: from, to: to, window: window)
-        for i in envelope.indices where i < separated.count { envelope[i] += separated[i] }
-      }
+    // After another pitch, the harmonics too close to the previous note's to be resolved, or
+    // near enough to take its leakage, are separated from them (a semitone step's
+    // fundamentals, 21 Hz apart; a tone's under a loud old note).
+    let pairs =
+      overlapping.flatMap { old in
+        octaveAbove || sound.isAtPitch(old.frequencyHz, withinCents: 50)
+          ? nil : separablePairs(of: sound.frequencyHz, from: old.frequencyHz, window: window)
+      } ?? []
+    let paired = Set(pairs.map(\.harmonic))
+    var (envelope, time) = amplitudes(harmonics.filter { !paired.contains($0) }, from: from, to: to, window: window)
+    if !pairs.isEmpty {
+      let separated = separatedAmplitudes(pairs, from: from, to: to, window: window)
+      for i in envelope.indices where i < separated.count { envelope[i] += separated[i] }
     }
     // The early peak: the highest point from just before the start to the end of the span.
     let searchFrom = max(0, Int(((sound.start - 0.02) - from) / stepSeconds))

@@ -249,6 +249,33 @@ import _TestSupport
     }
   }
 
+  /// A tone up, F5 to G5 at 0.5 s, 86 Hz apart: resolved, but the old fundamental, 10 dB over
+  /// the new one, still leaks into it through the window's sidelobes, 44 dB under the old. The
+  /// old note releases, the new fundamental swells from 40 dB under its level over 30 ms, its
+  /// upper harmonics come in 40 ms later. Taken as it is, the new fundamental rose out of that
+  /// leakage 18 ms late; separated from the old fundamental, it shows from its first trace.
+  @Test func aToneStepWhoseFundamentalSwellsUnderTheOldOnesLeakageStartsWithIt() {
+    let seconds = 1.0
+    let (oldHz, newHz) = (698.46, 783.99)
+    let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      let oldGain = t < 0.5 ? 0.3 : 0.3 * pow(10, -(t - 0.5) / 0.06)
+      let old = (1...6).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(2 * .pi * oldHz * Double($1) * t) }
+      var new = 0.0
+      if t >= 0.5 {
+        new = 0.1 * pow(10, -2 * max(0, 0.53 - t) / 0.03) * sin(2 * .pi * newHz * t)
+        let upper = 0.1 * min(1, max(0, (t - 0.54) / 0.03))
+        new += (2...6).reduce(0.0) { $0 + upper * pow(0.6, Double($1 - 1)) * sin(2 * .pi * newHz * Double($1) * t) }
+      }
+      return Float(oldGain * old + new)
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: oldHz, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: newHz, peakLevelDBFS: -20, boundary: .pitchChange)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 0.5) <= 0.008, "start \(start)")
+  }
+
   /// A held note whose release falls 20 dB in 125 ms (a violin's), from 0.6 s, then silence:
   /// the end is where the release began. Met 1 dB under the sustained level, the decay's line
   /// put it 6 ms late.
