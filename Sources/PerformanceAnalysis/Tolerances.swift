@@ -167,7 +167,7 @@ extension Tolerances {
     timing: .init(correctMs: 40, veryMs: 100, severityReference: .lesser),
     duration: .init(
       expectedRatios: expectedRatios, shortRatio: 0.85, veryShortRatio: 0.6, tooShortRatio: 0.35, longRatio: 1.25,
-      veryLongRatio: 1.5, tooLongRatio: 2, shortestJudgedSeconds: 0.12, allowanceSeconds: 0.04),
+      veryLongRatio: 1.5, tooLongRatio: 2, shortestJudgedSeconds: 0.12, allowanceSeconds: 0.03),
     rest: .init(minimumSeconds: 0.08), severity: defaultSeverity)
 
   /// Narrow zones for an advanced player: ±12 cents, ±25 ms, durations from 0.9 to 1.15.

@@ -53,15 +53,15 @@ import Testing
 
   @Test func theAllowanceMattersMostForShortNotes() {
     // 0.2 s written, normal: 0.14 s is 0.76 of the expected 0.184 s, inside the correct zone
-    // once 40 ms are allowed; on a two-second note the same ratio is a bit short.
+    // once 30 ms are allowed; on a two-second note the same ratio is a bit short.
     #expect(Self.rating(.normal, written: 0.2, seconds: 0.14) == .correct)
     #expect(Self.rating(.normal, written: 2, seconds: 1.4) == .aBitShort)
   }
 
   @Test func notesWrittenShorterThanTheShortestJudgedAreNotJudged() {
     #expect(Self.rating(.normal, written: 0.11, seconds: 0.01) == nil)
-    // Judged from 0.12 s on, though so short a note cannot be too short: the 40 ms allowance
-    // is a third of its value and moves the too-short boundary below zero.
+    // Judged from 0.12 s on, though so short a note can hardly be too short: the 30 ms
+    // allowance is a quarter of its value and moves the too-short boundary down to 0.08.
     #expect(Self.rating(.normal, written: 0.12, seconds: 0.01) == .veryShort)
   }
 
