@@ -217,6 +217,25 @@ import _TestSupport
     }
   }
 
+  /// A step at 0.5 s from a note of six partials (amplitudes 0.6ⁿ) at `oldHz`, held at `oldLevel`
+  /// and released from 0.5 s (20 dB in 60 ms), to one at `newHz` whose fundamental comes in as
+  /// `fundamental(t)` and its upper partials (0.1 · 0.6ⁿ) rise linearly over 30 ms from 0.54 s.
+  static func step(
+    from oldHz: Double, oldLevel: Double, to newHz: Double, fundamental: (Double) -> Double
+  ) -> [Float] {
+    (0..<Int(rate)).map { n -> Float in
+      let t = Double(n) / rate
+      let oldGain = t < 0.5 ? oldLevel : oldLevel * pow(10, -(t - 0.5) / 0.06)
+      let old = (1...6).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(2 * .pi * oldHz * Double($1) * t) }
+      guard t >= 0.5 else { return Float(oldGain * old) }
+      let upper = 0.1 * min(1, max(0, (t - 0.54) / 0.03))
+      let new = (2...6).reduce(fundamental(t) * sin(2 * .pi * newHz * t)) {
+        $0 + upper * pow(0.6, Double($1 - 1)) * sin(2 * .pi * newHz * Double($1) * t)
+      }
+      return Float(oldGain * old + new)
+    }
+  }
+
   /// A flute's semitone step down, F4 to E4 at 0.5 s: the old note releases (20 dB in 60 ms),
   /// the new one's fundamental swells in over 20 ms, its upper harmonics only from 40 ms on. The
   /// fundamentals are 21 Hz apart, inside the 40 ms window's main lobe, so only the upper
@@ -224,26 +243,14 @@ import _TestSupport
   /// new one is followed too, within 10 ms when the old note sounds 4 cents off the pitch it
   /// was read at.
   @Test func aSemitoneStepWhoseFundamentalComesFirstStartsWithIt() {
-    let seconds = 1.0
     for detune in [0.0, 4.0] {
-      let oldHz = 349.23 * pow(2, detune / 1200)
-      let newHz = 329.63
-      let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
-        let t = Double(n) / Self.rate
-        let oldGain = t < 0.5 ? 0.1 : 0.1 * pow(10, -(t - 0.5) / 0.06)
-        let old = (1...6).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(2 * .pi * oldHz * Double($1) * t) }
-        var new = 0.0
-        if t >= 0.5 {
-          new = 0.1 * min(1, (t - 0.5) / 0.02) * sin(2 * .pi * newHz * t)
-          let upper = 0.1 * min(1, max(0, (t - 0.54) / 0.03))
-          new += (2...6).reduce(0.0) { $0 + upper * pow(0.6, Double($1 - 1)) * sin(2 * .pi * newHz * Double($1) * t) }
-        }
-        return Float(oldGain * old + new)
+      let samples = Self.step(from: 349.23 * pow(2, detune / 1200), oldLevel: 0.1, to: 329.63) { t in
+        0.1 * min(1, (t - 0.5) / 0.02)
       }
       let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
       // The pitch track's reading of the old note: its nominal pitch.
       let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 349.23, peakLevelDBFS: -20)
-      let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: newHz, peakLevelDBFS: -20, boundary: .pitchChange)
+      let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 329.63, peakLevelDBFS: -20, boundary: .pitchChange)
       let start = refiner.start(of: sound, after: previous)
       #expect(abs(start - 0.5) <= 0.011, "detune \(detune): start \(start)")
     }
@@ -255,23 +262,10 @@ import _TestSupport
   /// upper harmonics come in 40 ms later. Taken as it is, the new fundamental rose out of that
   /// leakage 18 ms late; separated from the old fundamental, it shows from its first trace.
   @Test func aToneStepWhoseFundamentalSwellsUnderTheOldOnesLeakageStartsWithIt() {
-    let seconds = 1.0
-    let (oldHz, newHz) = (698.46, 783.99)
-    let samples = (0..<Int(seconds * Self.rate)).map { n -> Float in
-      let t = Double(n) / Self.rate
-      let oldGain = t < 0.5 ? 0.3 : 0.3 * pow(10, -(t - 0.5) / 0.06)
-      let old = (1...6).reduce(0.0) { $0 + pow(0.6, Double($1 - 1)) * sin(2 * .pi * oldHz * Double($1) * t) }
-      var new = 0.0
-      if t >= 0.5 {
-        new = 0.1 * pow(10, -2 * max(0, 0.53 - t) / 0.03) * sin(2 * .pi * newHz * t)
-        let upper = 0.1 * min(1, max(0, (t - 0.54) / 0.03))
-        new += (2...6).reduce(0.0) { $0 + upper * pow(0.6, Double($1 - 1)) * sin(2 * .pi * newHz * Double($1) * t) }
-      }
-      return Float(oldGain * old + new)
-    }
+    let samples = Self.step(from: 698.46, oldLevel: 0.3, to: 783.99) { t in 0.1 * pow(10, -2 * max(0, 0.53 - t) / 0.03) }
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
-    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: oldHz, peakLevelDBFS: -20)
-    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: newHz, peakLevelDBFS: -20, boundary: .pitchChange)
+    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 698.46, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 783.99, peakLevelDBFS: -20, boundary: .pitchChange)
     let start = refiner.start(of: sound, after: previous)
     #expect(abs(start - 0.5) <= 0.008, "start \(start)")
   }
