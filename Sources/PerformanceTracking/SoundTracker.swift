@@ -61,6 +61,14 @@ public struct SoundTracker: Sendable {
     /// A sound at the pitch of a sound before the last that rises less than this at its start
     /// (no attack of its own) can be the room ringing with that one, in dB.
     public var ringAttackDecibels: Double = 3
+    /// A sound that starts within ``ringEndSeconds`` of the last sound's end and peaks this far
+    /// under the level where that sound ended is the room ringing on (with the last sound, or
+    /// with one before it when it has no attack of its own), however it holds its level: a
+    /// room's modes swell a few dB as they beat, a note played again comes back to the level
+    /// of the playing, in dB.
+    public var ringEndDecibels: Double = 6
+    /// How soon after the last sound's end ``ringEndDecibels`` applies, in seconds.
+    public var ringEndSeconds: Double = 0.3
     /// A split of a held pitch is a new note when, on the note's harmonics, the level falls by
     /// at least this much before it, in dB (the swell of a vibrato or a bow: up to about 9 dB
     /// from crest to trough; a note stopped and played again: 11 dB or more) ...
@@ -101,8 +109,8 @@ public struct SoundTracker: Sendable {
     enum CodingKeys: String, CodingKey {
       case minimumFrequencyHz, maximumFrequencyHz, hopSeconds, segmenter, tailDecibels, refinesBoundaries
       case minimumSeconds, quietestDecibels, blipSeconds, octaveAttackSeconds, scoopCents, echoSeconds, echoDecibels
-      case ringDecibels, ringAttackDecibels, breakDecibels, louderDecibels, swellGapSeconds, mergeCents
-      case repeatAttackDecibels, octaveLeapAttackSeconds, spectralCheckCents
+      case ringDecibels, ringAttackDecibels, ringEndDecibels, ringEndSeconds, breakDecibels, louderDecibels
+      case swellGapSeconds, mergeCents, repeatAttackDecibels, octaveLeapAttackSeconds, spectralCheckCents
     }
 
     /// Decodes a configuration; a setting absent from the data keeps its default, so that a
@@ -128,6 +136,8 @@ public struct SoundTracker: Sendable {
       try update(&echoDecibels, .echoDecibels)
       try update(&ringDecibels, .ringDecibels)
       try update(&ringAttackDecibels, .ringAttackDecibels)
+      try update(&ringEndDecibels, .ringEndDecibels)
+      try update(&ringEndSeconds, .ringEndSeconds)
       try update(&breakDecibels, .breakDecibels)
       try update(&louderDecibels, .louderDecibels)
       try update(&swellGapSeconds, .swellGapSeconds)
@@ -226,7 +236,10 @@ public struct SoundTracker: Sendable {
   /// the pitch of an earlier kept sound that ended within ``Configuration/echoSeconds`` (the
   /// room still ringing with the note before the last) goes by the same levels when it has no
   /// attack of its own (its level rises less than ``Configuration/ringAttackDecibels`` at its
-  /// start).
+  /// start). Either is also the ring when it starts within ``Configuration/ringEndSeconds`` of
+  /// the last kept sound's end and peaks ``Configuration/ringEndDecibels`` under the level
+  /// there, even if it holds its level (a reverberant tail re-tracked as a sound, its modes
+  /// beating, was reported as an extra sound).
   func withoutRings(_ sounds: [PerformanceSound], estimates: [PitchEstimate]) -> [PerformanceSound] {
     var kept: [PerformanceSound] = []
     var ringing = -Double.infinity  // the end of the last ring dropped after `kept.last`
@@ -237,8 +250,15 @@ public struct SoundTracker: Sendable {
       let end = estimates.partitioningIndex { $0.time > sound.end + 1e-9 }
       let levels = estimates[first..<end].map(\.levelDBFS).filter(\.isFinite)
       guard let peak = levels.max(), peak <= source.peakLevelDBFS - configuration.ringDecibels else { return false }
-      return peak <= source.peakLevelDBFS - configuration.echoDecibels
+      if peak <= source.peakLevelDBFS - configuration.echoDecibels
         || Double(levels.filter { $0 >= peak - 6 }.count) < Double(levels.count) / 3
+      {
+        return true
+      }
+      // Well under where the last sound stopped, soon after.
+      guard let lastEnd = kept.last?.end, sound.start - lastEnd <= configuration.ringEndSeconds else { return false }
+      let endLevel = estimates[max(0, estimates.partitioningIndex { $0.time >= lastEnd - 1e-9 } - 1)].levelDBFS
+      return endLevel.isFinite && peak <= endLevel - configuration.ringEndDecibels
     }
     for sound in sounds {
       if let last = kept.last, sound.start - max(last.end, ringing) <= configuration.echoSeconds,

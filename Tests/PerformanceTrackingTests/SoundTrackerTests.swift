@@ -218,6 +218,27 @@ import _TestSupport
     #expect(played.map(\.frequencyHz) == [262, 330, 262], "\(played)")
   }
 
+  @Test func aTailWellUnderWhereTheNoteStoppedIsNoSoundThoughItHolds() {
+    // C4 (0.3–0.8 s, -12 dB, -16 dB where it stops), a gap, then from 0.9 s C4 again for
+    // 0.3 s, its level wavering by 2 dB: 12 dB under the note's peak and 8 dB under where it
+    // stopped (the room's modes, re-tracked as a sound: neither 15 dB under nor fading, so the
+    // other rules kept it), or 7 dB under its peak (the note played again, quieter).
+    let first = PerformanceSound(start: 0.3, end: 0.8, frequencyHz: 262, peakLevelDBFS: -12)
+    func kept(peak: Double) -> [PerformanceSound] {
+      let again = PerformanceSound(start: 0.9, end: 1.2, frequencyHz: 262, peakLevelDBFS: peak)
+      let estimates = (0..<150).map { i -> PitchEstimate in
+        let t = Double(i) * 0.01
+        let level: Double =
+          t < 0.3 ? -80 : t < 0.8 ? -12 - 4 * (t - 0.3) / 0.5 : t < 0.9 ? -40
+          : t < 1.2 ? peak - 1 - sin(2 * .pi * 10 * t) : -80
+        return PitchEstimate(time: t, frequencyHz: t < 0.3 ? 0 : 262, confidence: 0.9, levelDBFS: level)
+      }
+      return SoundTracker().withoutRings([first, again], estimates: estimates)
+    }
+    #expect(kept(peak: -24).count == 1)
+    #expect(kept(peak: -19).count == 2)
+  }
+
   @Test func aConfigurationSavedBeforeASettingWasAddedStillLoads() throws {
     var configuration = SoundTracker.Configuration()
     configuration.echoSeconds = 0.5
@@ -228,11 +249,13 @@ import _TestSupport
     var object = try #require(try JSONSerialization.jsonObject(with: saved) as? [String: Any])
     object["ringAttackDecibels"] = nil
     object["swellGapSeconds"] = nil
+    object["ringEndDecibels"] = nil
     let old = try JSONSerialization.data(withJSONObject: object)
     let loaded = try JSONDecoder().decode(SoundTracker.Configuration.self, from: old)
     #expect(loaded.echoSeconds == 0.5)
     #expect(loaded.ringAttackDecibels == SoundTracker.Configuration().ringAttackDecibels)
     #expect(loaded.swellGapSeconds == SoundTracker.Configuration().swellGapSeconds)
+    #expect(loaded.ringEndDecibels == SoundTracker.Configuration().ringEndDecibels)
     // A setting of the wrong type is still an error.
     object["echoSeconds"] = "long"
     let wrong = try JSONSerialization.data(withJSONObject: object)
