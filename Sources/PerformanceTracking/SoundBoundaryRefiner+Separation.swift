@@ -17,7 +17,7 @@ extension SoundBoundaryRefiner {
     let farthest = 4 / window
     let null = 2 / window
     var result: [(harmonic: Double, other: Double)] = []
-    for k in 1...maximumHarmonics {
+    for k in stride(from: 1, through: maximumHarmonics, by: 1) {
       let f = Double(k) * frequency
       guard f < limit else { break }
       let nearest = Double(k) * other

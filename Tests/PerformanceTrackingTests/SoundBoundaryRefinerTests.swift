@@ -270,6 +270,17 @@ import _TestSupport
     #expect(abs(start - 0.5) <= 0.008, "start \(start)")
   }
 
+  /// A refiner told to follow no harmonic at all keeps the pitch track's start (the pairs to
+  /// separate came from a range 1...0, which traps).
+  @Test func noHarmonicsToFollowKeepsTheStart() {
+    var refiner = SoundBoundaryRefiner(
+      samples: Self.step(from: 349.23, oldLevel: 0.1, to: 329.63) { _ in 0.1 }, sampleRate: Self.rate)
+    refiner.maximumHarmonics = 0
+    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 349.23, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 329.63, peakLevelDBFS: -20, boundary: .pitchChange)
+    #expect(refiner.start(of: sound, after: previous) == 0.55)
+  }
+
   /// A held note whose release falls 20 dB in 125 ms (a violin's), from 0.6 s, then silence:
   /// the end is where the release began. Met 1 dB under the sustained level, the decay's line
   /// put it 6 ms late.
