@@ -236,6 +236,16 @@ import _TestSupport
     }
   }
 
+  /// The refined start of a note at `newHz` noticed at 0.55 s after one at `oldHz` that the pitch
+  /// track followed until 0.52 s, over `samples` (as ``step(from:oldLevel:to:fundamental:)``).
+  static func stepStart(_ samples: [Float], from oldHz: Double, to newHz: Double, maximumHarmonics: Int = 12) -> Double {
+    var refiner = SoundBoundaryRefiner(samples: samples, sampleRate: rate)
+    refiner.maximumHarmonics = maximumHarmonics
+    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: oldHz, peakLevelDBFS: -20)
+    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: newHz, peakLevelDBFS: -20, boundary: .pitchChange)
+    return refiner.start(of: sound, after: previous)
+  }
+
   /// A flute's semitone step down, F4 to E4 at 0.5 s: the old note releases (20 dB in 60 ms),
   /// the new one's fundamental swells in over 20 ms, its upper harmonics only from 40 ms on. The
   /// fundamentals are 21 Hz apart, inside the 40 ms window's main lobe, so only the upper
@@ -247,11 +257,8 @@ import _TestSupport
       let samples = Self.step(from: 349.23 * pow(2, detune / 1200), oldLevel: 0.1, to: 329.63) { t in
         0.1 * min(1, (t - 0.5) / 0.02)
       }
-      let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
       // The pitch track's reading of the old note: its nominal pitch.
-      let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 349.23, peakLevelDBFS: -20)
-      let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 329.63, peakLevelDBFS: -20, boundary: .pitchChange)
-      let start = refiner.start(of: sound, after: previous)
+      let start = Self.stepStart(samples, from: 349.23, to: 329.63)
       #expect(abs(start - 0.5) <= 0.011, "detune \(detune): start \(start)")
     }
   }
@@ -263,22 +270,15 @@ import _TestSupport
   /// leakage 18 ms late; separated from the old fundamental, it shows from its first trace.
   @Test func aToneStepWhoseFundamentalSwellsUnderTheOldOnesLeakageStartsWithIt() {
     let samples = Self.step(from: 698.46, oldLevel: 0.3, to: 783.99) { t in 0.1 * pow(10, -2 * max(0, 0.53 - t) / 0.03) }
-    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
-    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 698.46, peakLevelDBFS: -20)
-    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 783.99, peakLevelDBFS: -20, boundary: .pitchChange)
-    let start = refiner.start(of: sound, after: previous)
+    let start = Self.stepStart(samples, from: 698.46, to: 783.99)
     #expect(abs(start - 0.5) <= 0.008, "start \(start)")
   }
 
   /// A refiner told to follow no harmonic at all keeps the pitch track's start (the pairs to
   /// separate came from a range 1...0, which traps).
   @Test func noHarmonicsToFollowKeepsTheStart() {
-    var refiner = SoundBoundaryRefiner(
-      samples: Self.step(from: 349.23, oldLevel: 0.1, to: 329.63) { _ in 0.1 }, sampleRate: Self.rate)
-    refiner.maximumHarmonics = 0
-    let previous = PerformanceSound(start: 0.01, end: 0.52, frequencyHz: 349.23, peakLevelDBFS: -20)
-    let sound = PerformanceSound(start: 0.55, end: 0.99, frequencyHz: 329.63, peakLevelDBFS: -20, boundary: .pitchChange)
-    #expect(refiner.start(of: sound, after: previous) == 0.55)
+    let samples = Self.step(from: 349.23, oldLevel: 0.1, to: 329.63) { _ in 0.1 }
+    #expect(Self.stepStart(samples, from: 349.23, to: 329.63, maximumHarmonics: 0) == 0.55)
   }
 
   /// A held note whose release falls 20 dB in 125 ms (a violin's), from 0.6 s, then silence:
