@@ -5,10 +5,10 @@ import Foundation
 ///
 /// A pitch tracker notices a new note when it dominates its analysis window: tens of
 /// milliseconds late after a slow attack or under the ring of the previous note. The refiner
-/// looks at the harmonics of the sound's pitch that lie clear of the previous note's
-/// (``HarmonicEnvelope``), finds the rise to the sound's early peak, fits a line to its middle
-/// (15–60 % of the rise) and takes the start where that line meets the floor before it: the
-/// start of a linear attack, independent of how slow it is. An end followed by silence is
+/// looks at the harmonics of the sound's pitch that lie clear of the previous note's and rise
+/// with the note (``HarmonicEnvelope``), finds the rise to the sound's early peak, fits a line
+/// to its middle (15–60 % of the rise) and takes the start where that line meets the floor
+/// before it: the start of a linear attack, independent of how slow it is. An end followed by silence is
 /// where the harmonics' decay, fitted as a line in decibels from 3 to 15 dB below the sustained
 /// level, meets that level: the start of an exponential release, before the ring of the room.
 public struct SoundBoundaryRefiner: Sendable {
@@ -35,6 +35,10 @@ public struct SoundBoundaryRefiner: Sendable {
   public var phaseBreakRatio = 4.0
   /// The least height of that function for a re-attack with no dip.
   public var phaseBreakMinimum = 0.1
+  /// How deep a dip must be, against the level on either side, for
+  /// ``reattack(in:near:within:riseDecibels:)`` to choose it by its nearness to when the note
+  /// is due, in dB.
+  public var reattackDecibels = 4.0
 
   /// Creates a refiner over a signal.
   ///
@@ -88,7 +92,14 @@ public struct SoundBoundaryRefiner: Sendable {
           ? nil : separablePairs(of: sound.frequencyHz, from: old.frequencyHz, window: window)
       } ?? []
     let paired = Set(pairs.map(\.harmonic))
-    var (envelope, time) = amplitudes(harmonics.filter { !paired.contains($0) }, from: from, to: to, window: window)
+    var plain = harmonics.filter { !paired.contains($0) }
+    // (At the previous note's pitch every harmonic is that note's: none rises clear of it.)
+    if let other = overlapping ?? previous, !octaveAbove,
+      !sound.isAtPitch(other.frequencyHz, withinCents: 50)
+    {
+      plain = unoccupied(plain, before: sound.start, from: from, to: to, window: window)
+    }
+    var (envelope, time) = amplitudes(plain, from: from, to: to, window: window)
     if !pairs.isEmpty {
       let separated = separatedAmplitudes(pairs, from: from, to: to, window: window)
       for i in envelope.indices where i < separated.count { envelope[i] += separated[i] }
@@ -251,6 +262,40 @@ public struct SoundBoundaryRefiner: Sendable {
     return (harmonics(of: frequency, clearOf: nil, window: legatoWindowSeconds), legatoWindowSeconds)
   }
 
+  /// The harmonics that rise at the note: those whose peak from 20 ms before `start` to `to`
+  /// stands 10 dB over their median level from `from` to 30 ms before `start`, or whose level
+  /// there lies 20 dB under the strongest harmonic's peak (noise, not a note). In a room, an
+  /// earlier note rings on some of them (a flute G4's 4th harmonic on a C5's 3rd), its modes
+  /// beating, and the swell out of a trough was read as the start, 50 ms early. All of them when
+  /// half or more of those that peak within 20 dB of the strongest would go, or when there is
+  /// less than 30 ms to judge by.
+  func unoccupied(
+    _ harmonics: [Double], before start: Double, from: Double, to: Double, window: Double
+  ) -> [Double] {
+    guard harmonics.count > 1, start - 0.03 - from >= 0.03 else { return harmonics }
+    let turning = phasors(harmonics, from: from, to: to, window: window)
+    let quietEnd = Int((start - 0.03 - from) / stepSeconds)
+    let loudStart = Int((start - 0.02 - from) / stepSeconds)
+    let levels = harmonics.indices.map { h -> (before: Double, peak: Double)? in
+      let re = turning.real[h]
+      let im = turning.imaginary[h]
+      guard loudStart < re.count else { return nil }
+      let magnitudes = re.indices.map { (re[$0] * re[$0] + im[$0] * im[$0]).squareRoot() }
+      let before = magnitudes[..<quietEnd].sorted()
+      return (before[before.count / 2], magnitudes[loudStart...].max() ?? 0)
+    }
+    let strongest = levels.compactMap { $0?.peak }.max() ?? 0
+    let kept = harmonics.indices.filter { h in
+      guard let level = levels[h] else { return true }
+      return level.peak >= pow(10, 10.0 / 20) * level.before || level.before < 0.1 * strongest
+    }
+    // A ring takes a few of the note's harmonics, not most: when the note was already sounding
+    // before `start` (the pitch track heard it late), all of them seem occupied.
+    let audible = harmonics.indices.filter { (levels[$0]?.peak ?? .infinity) >= 0.1 * strongest }
+    let occupied = audible.filter { !kept.contains($0) }
+    return 2 * occupied.count < audible.count ? kept.map { harmonics[$0] } : harmonics
+  }
+
   /// Whether `frequency` lies within 50 cents of twice `other`.
   static func isOctave(_ frequency: Double, above other: Double) -> Bool {
     frequency > 0 && other > 0 && abs(1200 * log2(frequency / (2 * other))) <= 50
@@ -345,10 +390,11 @@ public struct SoundBoundaryRefiner: Sendable {
 }
 
 extension SoundBoundaryRefiner {
-  /// A re-attack inside a sound: the lowest point of its harmonics within `within` seconds of
-  /// `time`, after a fall of at least `riseDecibels` and followed within 80 ms by a rise of as
-  /// much, or after a release of 6 dB that stops, the level within 50 ms standing 6 dB over
-  /// the release continued (a quieter note after a louder one); `nil` when there is none.
+  /// A re-attack inside a sound: a dip in its harmonics within `within` seconds of `time`,
+  /// after a fall of at least `riseDecibels` and followed within 80 ms by a rise of as much, or
+  /// after a release of 6 dB that stops, the level within 50 ms standing 6 dB over the release
+  /// continued (a quieter note after a louder one); `nil` when there is none. Of those dips
+  /// ``reattackDecibels`` deep or more (or of all, when none is), the nearest to `time`.
   ///
   /// - Returns: The re-attack's time (where the new note emerges from the dip), in seconds.
   public func reattack(in sound: PerformanceSound, near time: Double, within: Double, riseDecibels: Double) -> Double? {
@@ -360,7 +406,7 @@ extension SoundBoundaryRefiner {
     let (envelope, timeOf) = amplitudes(harmonics, from: from, to: to, window: detachedWindowSeconds)
     let rise = pow(10, riseDecibels / 20)
     let look = Int(0.08 / stepSeconds)
-    var best: (index: Int, depth: Double)?
+    var dips: [(index: Int, depth: Double)] = []
     let searchEnd = max(0, envelope.count - look)
     let searchStart = max(1, Int(((time - within) - from) / stepSeconds))
     let fit = max(3, Int(0.03 / stepSeconds))
@@ -384,9 +430,16 @@ extension SoundBoundaryRefiner {
         guard excess >= log(2) else { continue }
         depth = exp(excess)
       }
-      if depth > best?.depth ?? 0 { best = (i, depth) }
+      dips.append((i, depth))
     }
-    guard let dip = best?.index else { return nil }
+    // The deepest dip was often the wrong one: a bowed note's attack, a burst then a trough
+    // before the tone builds, or the room's ring over the old note's release, dip deeper than
+    // the two notes' junction, 30–100 ms off.
+    let due = (time - from) / stepSeconds
+    let deep = dips.filter { $0.depth >= pow(10, reattackDecibels / 20) }
+    let candidates = deep.isEmpty ? dips : deep
+    guard let dip = candidates.min(by: { abs(Double($0.index) - due) < abs(Double($1.index) - due) })?.index
+    else { return nil }
     var peak = dip
     for i in dip..<min(envelope.count, dip + look) where envelope[i] > envelope[peak] { peak = i }
     let turning = phasors(harmonics, from: from, to: to, window: detachedWindowSeconds)

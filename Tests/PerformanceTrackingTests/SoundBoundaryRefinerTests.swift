@@ -396,6 +396,54 @@ import _TestSupport
     #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil)
   }
 
+  /// A G5 bowed again at 1.0 s, as the score has it: the old note falls 8 dB over 20 ms into
+  /// the junction, the new one bursts back, sinks 14 dB into a trough 60 ms in and only then
+  /// builds its tone. The trough is the deeper dip; the re-attack is at the junction.
+  /// A G4 at 1.0 s (a 50 ms attack) in a room still ringing with a C5 from before the A4 that
+  /// preceded it: the C5's 3rd harmonic, two modes beating 5 Hz apart, lies on the G4's 4th
+  /// (1570 and 1568 Hz) and swells out of a trough 60 ms before the G4 begins (timed there, 47 ms
+  /// early). The G4 is timed on the harmonics that rise with it.
+  @Test func aHarmonicRingingWithAnEarlierNoteDoesNotTimeTheStart() {
+    func partials(_ frequency: Double, _ t: Double) -> Double {
+      (1...6).reduce(0) { $0 + pow(0.7, Double($1 - 1)) * sin(2 * .pi * frequency * Double($1) * t) }
+    }
+    let samples = (0..<Int(1.6 * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      let trough = Double.pi - 2 * .pi * 5 * 0.94  // the modes opposed at 0.94 s
+      let ring = 0.1 * sin(2 * .pi * 1569.75 * t) + 0.08 * sin(2 * .pi * 1574.75 * t + trough)
+      let a4 = t >= 0.3 && t < 0.8 ? 0.25 * partials(440, t) : 0
+      let g4 = t >= 1.0 ? 0.25 * min(1, (t - 1.0) / 0.05) * partials(392, t) : 0
+      return Float(ring + a4 + g4)
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let previous = PerformanceSound(start: 0.3, end: 0.8, frequencyHz: 440, peakLevelDBFS: -12)
+    let sound = PerformanceSound(start: 1.03, end: 1.6, frequencyHz: 392, peakLevelDBFS: -12)
+    let start = refiner.start(of: sound, after: previous)
+    #expect(abs(start - 1.0) <= 0.006, "start \(start)")
+  }
+
+  @Test func aReattackIsTheDipNearestWhenTheNoteIsDueNotTheDeepest() {
+    let frequency = 784.0
+    func gain(_ t: Double) -> Double {
+      switch t {
+      case ..<0.98: 1
+      case ..<1.0: 1 - 0.6 * (t - 0.98) / 0.02
+      case ..<1.02: 0.4 + 0.6 * (t - 1.0) / 0.02
+      case ..<1.06: 1 - 0.8 * (t - 1.02) / 0.04
+      case ..<1.12: 0.2 + 0.8 * (t - 1.06) / 0.06
+      default: 1
+      }
+    }
+    let samples = (0..<Int(1.6 * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      return Float(0.2 * gain(t) * Self.partials(frequency, t, phase: t < 1.0 ? 0 : 1.3))
+    }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: frequency, peakLevelDBFS: -14)
+    let found = refiner.reattack(in: sound, near: 1.0, within: 0.15, riseDecibels: 3)
+    #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "\(String(describing: found))")
+  }
+
   @Test func nonFiniteSamplesGiveNoPhaseBreakAndNoCrash() {
     var samples = Self.heldNote(depthCents: 0, replayedAt: 1.0)
     for n in Int(0.95 * Self.rate)..<Int(0.96 * Self.rate) { samples[n] = n % 2 == 0 ? .nan : .infinity }
