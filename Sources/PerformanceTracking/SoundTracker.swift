@@ -38,14 +38,15 @@ public struct SoundTracker: Sendable {
     /// Sounds whose peak lies more than this far below the take's typical sound are dropped
     /// (the ring of a room, a breath), in dB.
     public var quietestDecibels: Double = 30
-    /// A sound shorter than this that runs into a longer one at a harmonic interval is part of
-    /// it (a pitch tracker's octave error in an attack or a release), in seconds.
+    /// A sound lasting this long or less (on the pitch track's hops) that runs into a longer one
+    /// at a harmonic interval is part of it (a pitch tracker's octave error in an attack or a
+    /// release), in seconds.
     public var blipSeconds: Double = 0.1
     /// A sound's attack read an octave off (a breathy or slow attack, before the note's own
     /// period dominates the pitch tracker's window) may last this long and still be folded into
     /// the note it starts, in seconds.
     public var octaveAttackSeconds: Double = 0.15
-    /// A sound shorter than ``blipSeconds`` that starts from quiet and runs straight into a
+    /// A sound no longer than ``blipSeconds`` that starts from quiet and runs straight into a
     /// longer one within this many cents of it is that note's attack scooped into pitch (a
     /// violin's or a voice's slide up into the note, a brass player's lip), in cents.
     public var scoopCents: Double = 400
@@ -356,7 +357,7 @@ public struct SoundTracker: Sendable {
     return result
   }
 
-  /// Folds each blip shorter than ``Configuration/blipSeconds`` that touches a longer sound
+  /// Folds each blip no longer than ``Configuration/blipSeconds`` that touches a longer sound
   /// (no gap, split only by a change of pitch) into that sound when it is the tracker's error
   /// or part of the note's own attack or release: at a harmonic interval from it, a glide (a
   /// scoop into the note, a fall after it) whose pitch moves towards it by 20 cents or more and
@@ -379,7 +380,12 @@ public struct SoundTracker: Sendable {
       {
         return true
       }
-      guard sound.duration < configuration.blipSeconds, other.duration > sound.duration else { return false }
+      // Durations fall on the track's hops: one of exactly `blipSeconds` counts, whichever way
+      // its floating-point difference rounds (a 100 ms scoop counted at 2.83–2.93 s and not at
+      // 0.2–0.3 s).
+      guard sound.duration < configuration.blipSeconds + 0.5 * configuration.hopSeconds,
+        other.duration > sound.duration
+      else { return false }
       if before, sound.boundary == .onset,
         sound.isAtPitch(other.frequencyHz, withinCents: configuration.scoopCents)
           || Self.isAttackGlide(sound, into: other.frequencyHz, arrivingWithin: configuration.mergeCents)

@@ -309,6 +309,26 @@ import _TestSupport
     #expect(SoundTracker().absorbingHarmonicBlips([joined, note]).count == 2)
   }
 
+  @Test func aScoopLastingTheBlipLimitOnTheTracksGridIsFolded() {
+    // The track's segments fall on its 10 ms hops: FluidR3's violin F4 in a room scooped in
+    // from 2.83 to 2.93 s (100 ms, blipSeconds; 2.93 − 2.83 is a hair over 0.1 in floating
+    // point, 0.3 − 0.2 a hair under), and was timed 50 ms late where its pitch arrived. Both
+    // fold in; a scoop one hop longer does not.
+    let tracker = SoundTracker()
+    for (start, end) in [(2.83, 2.93), (0.2, 0.3)] {
+      let scoop = PerformanceSound(start: start, end: end, frequencyHz: 303.8, peakLevelDBFS: -30, boundary: .onset)
+      let note = PerformanceSound(
+        start: end, end: end + 0.3, frequencyHz: 349.2, peakLevelDBFS: -16, boundary: .pitchChange)
+      let folded = tracker.absorbingHarmonicBlips([scoop, note])
+      #expect(folded.count == 1 && folded.first?.start == start, "\(start)–\(end)")
+      var longer = scoop
+      longer.end += tracker.configuration.hopSeconds
+      var later = note
+      later.start = longer.end
+      #expect(tracker.absorbingHarmonicBlips([longer, later]).count == 2, "\(start)–\(end)")
+    }
+  }
+
   @Test func anAttackGlidingIntoPitchIsPartOfItsNote() {
     // TimGM6mb's flute A5 from quiet: its first frames read 1272, 1157 and 917 Hz while the
     // attack fills the window (six semitones over the note, further than a scoop), then the
