@@ -8,9 +8,10 @@ import Foundation
 /// looks at the harmonics of the sound's pitch that lie clear of the previous note's and rise
 /// with the note (``HarmonicEnvelope``), finds the rise to the sound's early peak, fits a line
 /// to its middle (15–60 % of the rise) and takes the start where that line meets the floor
-/// before it: the start of a linear attack, independent of how slow it is. An end followed by silence is
-/// where the harmonics' decay, fitted as a line in decibels from 3 to 15 dB below the sustained
-/// level, meets that level: the start of an exponential release, before the ring of the room.
+/// before it: the start of a linear attack, independent of how slow it is. An end followed by
+/// silence is where the harmonics' decay, fitted as a line in decibels from 3 to 15 dB below the
+/// sustained level, meets that level: the start of an exponential release, before the ring of
+/// the room.
 public struct SoundBoundaryRefiner: Sendable {
   /// The signal.
   public let samples: [Float]
