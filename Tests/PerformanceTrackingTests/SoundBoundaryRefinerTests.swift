@@ -28,6 +28,11 @@ import _TestSupport
     }
   }
 
+  /// The start the refiner finds for `sound` after `previous` in `samples`.
+  static func start(in samples: [Float], of sound: PerformanceSound, after previous: PerformanceSound) -> Double {
+    SoundBoundaryRefiner(samples: samples, sampleRate: rate).start(of: sound, after: previous)
+  }
+
   @Test func aLegatoNoteThatSwellsAgainAfterATroughStartsAtItsAttack() {
     // 300 Hz until 0.5 s, then 400 Hz: a 20 ms attack to 0.1, a trough 30 dB down from 0.57 to
     // 0.6 s (a bow change), and a swell to 0.14 by 0.65 s. The pitch track noticed the note
@@ -65,11 +70,10 @@ import _TestSupport
       let jump = min(1, (t - 0.56) / 0.005)
       return jump * swell * (t < 0.62 ? 1 + 0.8 * sin(2 * .pi * 20 * t) : 1)
     }
-    let samples = zip(old, new).map { $0 + $1 }
-    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
-    let previous = PerformanceSound(start: 0.01, end: 0.5, frequencyHz: 988, peakLevelDBFS: -20)
-    let sound = PerformanceSound(start: 0.62, end: 0.99, frequencyHz: 1109, peakLevelDBFS: -20)
-    let start = refiner.start(of: sound, after: previous)
+    let start = Self.start(
+      in: zip(old, new).map { $0 + $1 },
+      of: PerformanceSound(start: 0.62, end: 0.99, frequencyHz: 1109, peakLevelDBFS: -20),
+      after: PerformanceSound(start: 0.01, end: 0.5, frequencyHz: 988, peakLevelDBFS: -20))
     #expect(abs(start - 0.56) <= 0.015, "start \(start)")
   }
 
@@ -404,21 +408,17 @@ import _TestSupport
   /// (1570 and 1568 Hz) and swells out of a trough 60 ms before the G4 begins (timed there, 47 ms
   /// early). The G4 is timed on the harmonics that rise with it.
   @Test func aHarmonicRingingWithAnEarlierNoteDoesNotTimeTheStart() {
-    func partials(_ frequency: Double, _ t: Double) -> Double {
-      (1...6).reduce(0) { $0 + pow(0.7, Double($1 - 1)) * sin(2 * .pi * frequency * Double($1) * t) }
-    }
     let samples = (0..<Int(1.6 * Self.rate)).map { n -> Float in
       let t = Double(n) / Self.rate
       let trough = Double.pi - 2 * .pi * 5 * 0.94  // the modes opposed at 0.94 s
       let ring = 0.1 * sin(2 * .pi * 1569.75 * t) + 0.08 * sin(2 * .pi * 1574.75 * t + trough)
-      let a4 = t >= 0.3 && t < 0.8 ? 0.25 * partials(440, t) : 0
-      let g4 = t >= 1.0 ? 0.25 * min(1, (t - 1.0) / 0.05) * partials(392, t) : 0
+      let a4 = t >= 0.3 && t < 0.8 ? 0.25 * Self.partials(440, t, phase: 0) : 0
+      let g4 = t >= 1.0 ? 0.25 * min(1, (t - 1.0) / 0.05) * Self.partials(392, t, phase: 0) : 0
       return Float(ring + a4 + g4)
     }
-    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
-    let previous = PerformanceSound(start: 0.3, end: 0.8, frequencyHz: 440, peakLevelDBFS: -12)
-    let sound = PerformanceSound(start: 1.03, end: 1.6, frequencyHz: 392, peakLevelDBFS: -12)
-    let start = refiner.start(of: sound, after: previous)
+    let start = Self.start(
+      in: samples, of: PerformanceSound(start: 1.03, end: 1.6, frequencyHz: 392, peakLevelDBFS: -12),
+      after: PerformanceSound(start: 0.3, end: 0.8, frequencyHz: 440, peakLevelDBFS: -12))
     #expect(abs(start - 1.0) <= 0.006, "start \(start)")
   }
 
