@@ -400,9 +400,6 @@ import _TestSupport
     #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil)
   }
 
-  /// A G5 bowed again at 1.0 s, as the score has it: the old note falls 8 dB over 20 ms into
-  /// the junction, the new one bursts back, sinks 14 dB into a trough 60 ms in and only then
-  /// builds its tone. The trough is the deeper dip; the re-attack is at the junction.
   /// A G4 at 1.0 s (a 50 ms attack) in a room still ringing with a C5 from before the A4 that
   /// preceded it: the C5's 3rd harmonic, two modes beating 5 Hz apart, lies on the G4's 4th
   /// (1570 and 1568 Hz) and swells out of a trough 60 ms before the G4 begins (timed there, 47 ms
@@ -422,6 +419,9 @@ import _TestSupport
     #expect(abs(start - 1.0) <= 0.006, "start \(start)")
   }
 
+  /// A G5 bowed again at 1.0 s, as the score has it: the old note falls 8 dB over 20 ms into
+  /// the junction, the new one bursts back, sinks 14 dB into a trough 60 ms in and only then
+  /// builds its tone. The trough is the deeper dip; the re-attack is at the junction.
   @Test func aReattackIsTheDipNearestWhenTheNoteIsDueNotTheDeepest() {
     let frequency = 784.0
     func gain(_ t: Double) -> Double {
