@@ -11,12 +11,15 @@ import ScoreModel
 ///   next note is due (less ``marginSeconds``, on the local tempo); again after the splits
 ///   below, which give the pieces after a split-off note to that note.
 /// - A missed note whose previous note's sound (or, when that note was missed too, the last
-///   sound linked before it) still sounds when it is due splits that sound at
-///   the lowest point of its harmonics within ``searchSeconds`` of when the note is due, if the
-///   level rises again after it by ``dipDecibels`` (``otherPitchDipDecibels`` when the sound is
-///   not at the missed note's pitch: a wrong note played as a repeat of the previous one); at
-///   the same pitch with no dip (a tongued legato repeat), where the partials' phases break
-///   (``SoundBoundaryRefiner/phaseBreak(in:near:within:)``).
+///   sound linked before it) still sounds when it is due splits that sound at a dip of its
+///   harmonics within ``searchSeconds`` of when the note is due
+///   (``SoundBoundaryRefiner/reattack(in:near:within:riseDecibels:)``), if the level rises
+///   again after it by ``dipDecibels`` (``otherPitchDipDecibels`` when the sound is not at the
+///   missed note's pitch: a wrong note played as a repeat of the previous one); at the same
+///   pitch with no dip (a tongued legato repeat), where the partials' phases break
+///   (``SoundBoundaryRefiner/phaseBreak(in:near:within:)``). At the same pitch the split moves
+///   up to ``predictionReachSeconds`` earlier, to where the partials leave the old note's turn
+///   (``repeatStart(in:near:reattack:refiner:)``).
 /// - A missed note due past that sound's end, at its pitch, in what the pitch track still heard
 ///   after it (``PerformanceSound/heardUntil``), splits off a note there when the level rises
 ///   again by ``tailDipDecibels`` to within ``tailLevelDecibels`` of the sound's: a quieter
@@ -35,6 +38,10 @@ public struct ScoreInformedRepair: Sendable {
   public var searchSeconds: Double = 0.15
   /// The rise after a dip that makes it a re-attack, in dB.
   public var dipDecibels: Double = 3
+  /// How much earlier than the re-attack found in the level a repeat at the same pitch may
+  /// start, where its harmonics' phases leave the old note's turn
+  /// (``SoundBoundaryRefiner/predictionBreak(in:near:within:)``), in seconds.
+  public var predictionReachSeconds: Double = 0.08
   /// The rise that makes a re-attack when the sound is not at the missed note's pitch, in dB.
   public var otherPitchDipDecibels: Double = 6
   /// The rise that makes a re-attack past the sound's refined end, in what the pitch track
@@ -134,10 +141,12 @@ public struct ScoreInformedRepair: Sendable {
       else {
         continue
       }
-      var (first, second) = pieces(of: sound, at: dip)
+      let split =
+        samePitch && !inTail ? repeatStart(in: sound, near: when, reattack: dip, refiner: refiner) : dip
+      var (first, second) = pieces(of: sound, at: split)
       // The first note may have stopped well before the re-attack (a short note, then a
       // silence the segmenter could not hear under its release).
-      first.end = max(first.start + 0.01, min(dip, refinedEnd, refiner.end(of: first, before: second)))
+      first.end = max(first.start + 0.01, min(split, refinedEnd, refiner.end(of: first, before: second)))
       if inTail {
         // The repeat ends on its own release.
         second.heardUntil = nil
@@ -163,8 +172,9 @@ public struct ScoreInformedRepair: Sendable {
       else {
         continue
       }
-      var (first, second) = pieces(of: sound, at: dip)
-      first.end = max(first.start + 0.01, min(dip, refiner.end(of: first, before: second)))
+      let split = repeatStart(in: sound, near: when, reattack: dip, refiner: refiner)
+      var (first, second) = pieces(of: sound, at: split)
+      first.end = max(first.start + 0.01, min(split, refiner.end(of: first, before: second)))
       sounds[index] = first
       sounds.insert(second, at: index + 1)
       owner[index] = i
@@ -173,6 +183,20 @@ public struct ScoreInformedRepair: Sendable {
     // Joins again: pieces after a split-off note belong to it now, not to the note before it
     // (a long note played as a repeat of the previous one, then broken by a tremolo).
     return joins(sounds, owners: owner).sounds
+  }
+
+  /// Where a note played again at the sound's pitch starts, given the re-attack found in the
+  /// level: earlier, up to ``predictionReachSeconds``, where its harmonics' phases leave the old
+  /// note's turn (``SoundBoundaryRefiner/predictionBreak(in:near:within:)``). A repeat whose
+  /// slow start stays under the old note's release shows in the level only 30–70 ms in (a
+  /// violin's repeat after a short gap: the level falls for 40–60 ms after the new note began).
+  func repeatStart(
+    in sound: PerformanceSound, near when: Double, reattack: Double, refiner: SoundBoundaryRefiner
+  ) -> Double {
+    guard let earlier = refiner.predictionBreak(in: sound, near: when, within: searchSeconds),
+      earlier >= reattack - predictionReachSeconds, earlier <= reattack
+    else { return reattack }
+    return earlier
   }
 
   /// A sound split at `time` into two, each with its own pitch points and stable pitch (the

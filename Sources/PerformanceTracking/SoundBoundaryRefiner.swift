@@ -36,6 +36,9 @@ public struct SoundBoundaryRefiner: Sendable {
   public var phaseBreakRatio = 4.0
   /// The least height of that function for a re-attack with no dip.
   public var phaseBreakMinimum = 0.1
+  /// How far over its median before the search the departure from the fitted turn must rise
+  /// for ``predictionBreak(in:near:within:)``.
+  public var predictionBreakRatio = 2.0
   /// How deep a dip must be, against the level on either side, for
   /// ``reattack(in:near:within:riseDecibels:)`` to choose it by its nearness to when the note
   /// is due, in dB.

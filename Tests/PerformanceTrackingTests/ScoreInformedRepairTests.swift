@@ -44,6 +44,46 @@ import _TestSupport
     }
   }
 
+  /// Two A4s due at 0.3 and 0.8 s, played as one sound with a violin's vibrato: the first,
+  /// wavering, releases from 0.77 s (0.1 dB per ms); the second is bowed in at 0.8 s at its own
+  /// phases, 15 dB under the first's sustained level and swelling 0.5 dB per ms, under the
+  /// first's release for its first 10 ms. Its partials leave the first one's turn at once: a
+  /// re-attack the level placed 40 ms later moves there, one 150 ms later does not (too far to
+  /// be the same note), and the repair splits there.
+  @Test func aRepeatUnderTheOldNotesReleaseSplitsWhereItsPhasesBreak() {
+    let notes = (0..<2).map { i in
+      PerformanceNote(
+        index: i, expectedStart: 0.3 + 0.5 * Double(i), expectedDuration: 0.5, writtenPitch: MIDINote(rawValue: 69)!)
+    }
+    var phase = 0.0
+    let samples = (0..<Int(1.6 * Self.rate)).map { n -> Float in
+      let t = Double(n) / Self.rate
+      // A bowed string's vibrato (5.5 Hz, 5 cents) and the old note's wavering (1.5 dB at 7 Hz).
+      phase += 2 * .pi * 440 * pow(2, 5 / 1200 * sin(2 * .pi * 5.5 * t)) / Self.rate
+      guard t >= 0.3, t < 1.5 else { return 0 }
+      func partials(_ offset: Double) -> Double {
+        (1...4).reduce(0) { $0 + pow(0.6, Double($1 - 1)) * sin(Double($1) * (phase + offset)) }
+      }
+      let waver = pow(10, 1.5 / 20 * sin(2 * .pi * 7 * t))
+      let old = waver * (t < 0.77 ? 0.1 : 0.1 * pow(10, -0.1 * (t - 0.77) * 1000 / 20))
+      let new = t < 0.8 ? 0 : 0.1 * pow(10, (min(0.03, t - 0.8) * 500 - 15) / 20)
+      return Float(old * partials(0) + new * partials(2.1))
+    }
+    let track = stride(from: 0.31, to: 1.5, by: 0.01).map { PerformanceSound.PitchPoint(time: $0, frequencyHz: 440) }
+    let sound = PerformanceSound(start: 0.3, end: 1.5, frequencyHz: 440, pitchTrack: track, peakLevelDBFS: -20)
+    let alignment = PerformanceAlignment(notes: notes, sounds: [sound], latencySeconds: 0, soundIndices: [0, nil])
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let found = refiner.predictionBreak(in: sound, near: 0.8, within: 0.15)
+    #expect(found.map { abs($0 - 0.8) <= 0.01 } == true, "\(String(describing: found))")
+    let repair = ScoreInformedRepair()
+    let moved = repair.repeatStart(in: sound, near: 0.8, reattack: 0.84, refiner: refiner)
+    #expect(abs(moved - 0.8) <= 0.01, "\(moved)")
+    #expect(repair.repeatStart(in: sound, near: 0.8, reattack: 0.95, refiner: refiner) == 0.95)
+    let repaired = repair.repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 2, "\(repaired)")
+    if repaired.count == 2 { #expect(abs(repaired[1].start - 0.8) <= 0.01, "\(repaired[1].start)") }
+  }
+
   @Test func aSoundLinkedToTheLaterNoteOfARepeatSplitsForTheMissedOneBefore() {
     // As `take()`, but the linking gave the sound to the last A4 (due at 1.2 s): the sound
     // began a second before that, at the A4 due at 0.7 s (missed), and holds it too. It
