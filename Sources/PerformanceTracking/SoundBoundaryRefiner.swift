@@ -36,7 +36,7 @@ public struct SoundBoundaryRefiner: Sendable {
   public var phaseBreakRatio = 4.0
   /// The least height of that function for a re-attack with no dip.
   public var phaseBreakMinimum = 0.1
-  /// How far over its median before the search the departure from the fitted turn must rise
+  /// How far over its median within the search the departure from the fitted turn must rise
   /// for ``predictionBreak(in:near:within:)``.
   public var predictionBreakRatio = 2.0
   /// How deep a dip must be, against the level on either side, for

@@ -451,5 +451,20 @@ import _TestSupport
     let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
     let found = refiner.phaseBreak(in: sound, near: 1.02, within: 0.15)
     #expect(found.map(\.isFinite) ?? true)
+    // Nor from the fitted turn (its phases go non-finite from the bad samples on).
+    let predicted = refiner.predictionBreak(in: sound, near: 1.02, within: 0.15)
+    #expect(predicted.map(\.isFinite) ?? true)
+  }
+
+  @Test func aRepeatLeavesTheFittedTurnAndAHeldNoteDoesNot() {
+    // The replayed A4 of `heldNote` (new phases at 1.0 s, no dip) leaves the fitted turn there;
+    // the same note held on, under a 20-cent vibrato, gives no break that stands out as far.
+    let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
+    let replayed = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 0, replayedAt: 1.0), sampleRate: Self.rate)
+    let found = replayed.predictionBreak(in: sound, near: 1.02, within: 0.15)
+    #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "\(String(describing: found))")
+    let held = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 20, replayedAt: nil), sampleRate: Self.rate)
+    let none = held.predictionBreak(in: sound, near: 1.02, within: 0.15)
+    #expect(none == nil, "\(String(describing: none))")
   }
 }
