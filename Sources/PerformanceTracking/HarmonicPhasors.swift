@@ -8,6 +8,23 @@ struct HarmonicPhasors: Sendable {
   /// The imaginary parts, one array per harmonic.
   var imaginary: [[Double]]
 
+  /// Harmonic `h`'s amplitude at each step.
+  func magnitudes(_ h: Int) -> [Double] {
+    zip(real[h], imaginary[h]).map { ($0 * $0 + $1 * $1).squareRoot() }
+  }
+
+  /// Harmonic `h`'s phase at each step, unwrapped: each step within half a turn of the one
+  /// before.
+  func unwrappedPhases(_ h: Int) -> [Double] {
+    var phases = [Double](repeating: 0, count: real[h].count)
+    for k in phases.indices {
+      var phase = atan2(imaginary[h][k], real[h][k])
+      if k > 0 { phase += 2 * Double.pi * ((phases[k - 1] - phase) / (2 * Double.pi)).rounded() }
+      phases[k] = phase
+    }
+    return phases
+  }
+
   /// What a decaying note does not explain: each harmonic fitted over `span` as one decaying,
   /// turning partial (its log-amplitude and its unwrapped phase each a straight line: an
   /// exponential release at a steady frequency; one fitted as growing is held at its level: a
@@ -23,18 +40,8 @@ struct HarmonicPhasors: Sendable {
       let re = real[h]
       let im = imaginary[h]
       guard last < re.count, span.upperBound < re.count else { continue }
-      var logs = [Double](repeating: 0, count: last + 1)
-      var phases = [Double](repeating: 0, count: last + 1)
-      var previous = 0.0
-      for k in 0...last {
-        logs[k] = log(max((re[k] * re[k] + im[k] * im[k]).squareRoot(), 1e-12))
-        var phase = atan2(im[k], re[k])
-        if k > 0 {
-          phase += 2 * Double.pi * ((previous - phase) / (2 * Double.pi)).rounded()
-        }
-        phases[k] = phase
-        previous = phase
-      }
+      let logs = magnitudes(h).map { log(max($0, 1e-12)) }
+      let phases = unwrappedPhases(h)
       guard let size = SoundBoundaryRefiner.fitLine(logs, span), let turn = SoundBoundaryRefiner.fitLine(phases, span)
       else { continue }
       for k in 0...last {

@@ -34,22 +34,8 @@ extension SoundBoundaryRefiner {
     let turning = phasors(harmonics, from: from, to: to, window: detachedWindowSeconds)
     let count = turning.real.first?.count ?? 0
     guard count > fitSteps + gapSteps + predictedSteps else { return nil }
-    // Each harmonic's unwrapped phase and amplitude.
-    var phases: [[Double]] = []
-    var sizes: [[Double]] = []
-    for h in harmonics.indices {
-      let (re, im) = (turning.real[h], turning.imaginary[h])
-      var size = [Double](repeating: 0, count: count)
-      var phase = [Double](repeating: 0, count: count)
-      for k in 0..<count {
-        size[k] = (re[k] * re[k] + im[k] * im[k]).squareRoot()
-        var angle = atan2(im[k], re[k])
-        if k > 0 { angle += 2 * Double.pi * ((phase[k - 1] - angle) / (2 * Double.pi)).rounded() }
-        phase[k] = angle
-      }
-      phases.append(phase)
-      sizes.append(size)
-    }
+    let phases = harmonics.indices.map { turning.unwrappedPhases($0) }
+    let sizes = harmonics.indices.map { turning.magnitudes($0) }
     // The departure from the fitted turn at each step.
     var departure = [Double](repeating: .nan, count: count)
     for c in (fitSteps + gapSteps)..<(count - predictedSteps) {

@@ -281,10 +281,8 @@ public struct SoundBoundaryRefiner: Sendable {
     let quietEnd = Int((start - 0.03 - from) / stepSeconds)
     let loudStart = Int((start - 0.02 - from) / stepSeconds)
     let levels = harmonics.indices.map { h -> (before: Double, peak: Double)? in
-      let re = turning.real[h]
-      let im = turning.imaginary[h]
-      guard loudStart < re.count else { return nil }
-      let magnitudes = re.indices.map { (re[$0] * re[$0] + im[$0] * im[$0]).squareRoot() }
+      let magnitudes = turning.magnitudes(h)
+      guard loudStart < magnitudes.count else { return nil }
       let before = magnitudes[..<quietEnd].sorted()
       return (before[before.count / 2], magnitudes[loudStart...].max() ?? 0)
     }
@@ -440,7 +438,8 @@ extension SoundBoundaryRefiner {
     // before the tone builds, or the room's ring over the old note's release, dip deeper than
     // the two notes' junction, 30–100 ms off.
     let due = (time - from) / stepSeconds
-    let deep = dips.filter { $0.depth >= pow(10, reattackDecibels / 20) }
+    let deepEnough = pow(10, reattackDecibels / 20)
+    let deep = dips.filter { $0.depth >= deepEnough }
     let candidates = deep.isEmpty ? dips : deep
     guard let dip = candidates.min(by: { abs(Double($0.index) - due) < abs(Double($1.index) - due) })?.index
     else { return nil }

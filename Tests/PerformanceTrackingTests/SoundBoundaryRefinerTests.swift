@@ -389,15 +389,21 @@ import _TestSupport
     }
   }
 
+  /// What `find` gives on `heldNote` replayed at 1.0 s, and on it held on under a 20-cent
+  /// vibrato.
+  static func replayedAndHeld(_ find: (SoundBoundaryRefiner) -> Double?) -> (replayed: Double?, held: Double?) {
+    let replayed = SoundBoundaryRefiner(samples: heldNote(depthCents: 0, replayedAt: 1.0), sampleRate: rate)
+    let held = SoundBoundaryRefiner(samples: heldNote(depthCents: 20, replayedAt: nil), sampleRate: rate)
+    return (find(replayed), find(held))
+  }
+
   @Test func aRepeatSoonAfterTheSoundsStartBreaksThePhasesToo() {
     // The sound began 0.18 s before the repeat: too little before `near - within` for a
     // baseline, so the search starts later.
     let sound = PerformanceSound(start: 0.82, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
-    let replayed = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 0, replayedAt: 1.0), sampleRate: Self.rate)
-    let found = replayed.phaseBreak(in: sound, near: 1.02, within: 0.15)
+    let (found, held) = Self.replayedAndHeld { $0.phaseBreak(in: sound, near: 1.02, within: 0.15) }
     #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "\(String(describing: found))")
-    let held = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 20, replayedAt: nil), sampleRate: Self.rate)
-    #expect(held.phaseBreak(in: sound, near: 1.02, within: 0.15) == nil)
+    #expect(held == nil)
   }
 
   /// A G4 at 1.0 s (a 50 ms attack) in a room still ringing with a C5 from before the A4 that
@@ -460,11 +466,8 @@ import _TestSupport
     // The replayed A4 of `heldNote` (new phases at 1.0 s, no dip) leaves the fitted turn there;
     // the same note held on, under a 20-cent vibrato, gives no break that stands out as far.
     let sound = PerformanceSound(start: 0.1, end: 1.6, frequencyHz: 440, peakLevelDBFS: -20)
-    let replayed = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 0, replayedAt: 1.0), sampleRate: Self.rate)
-    let found = replayed.predictionBreak(in: sound, near: 1.02, within: 0.15)
+    let (found, held) = Self.replayedAndHeld { $0.predictionBreak(in: sound, near: 1.02, within: 0.15) }
     #expect(found.map { abs($0 - 1.0) <= 0.01 } == true, "\(String(describing: found))")
-    let held = SoundBoundaryRefiner(samples: Self.heldNote(depthCents: 20, replayedAt: nil), sampleRate: Self.rate)
-    let none = held.predictionBreak(in: sound, near: 1.02, within: 0.15)
-    #expect(none == nil, "\(String(describing: none))")
+    #expect(held == nil, "\(String(describing: held))")
   }
 }
