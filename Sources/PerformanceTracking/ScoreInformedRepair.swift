@@ -23,7 +23,10 @@ import ScoreModel
 /// - A missed note due past that sound's end, at its pitch, in what the pitch track still heard
 ///   after it (``PerformanceSound/heardUntil``), splits off a note there when the level rises
 ///   again by ``tailDipDecibels`` to within ``tailLevelDecibels`` of the sound's: a quieter
-///   repeat the level did not set apart from the release, which the refined end had cut off.
+///   repeat the level did not set apart from the release, which the refined end had cut off;
+///   or, with no such rise, where the partials' phases break at that end if the pitch moves
+///   there by ``tailPitchStepCents`` (a note slurred from one played so out of tune that both
+///   lie within ``sameCents``).
 /// - A missed note whose next note's sound is at its pitch, began well before that note was
 ///   due and still sounds then (a repeat whose two notes the linking gave to the later one)
 ///   splits that sound where the later note re-attacks, as above (at the same pitch).
@@ -52,6 +55,11 @@ public struct ScoreInformedRepair: Sendable {
   /// beats stays further under the note (a missed note's due time in the previous note's
   /// ring found "repeats" 12–35 dB under it; the quieter repeats played peaked 0–8 dB under).
   public var tailLevelDecibels: Double = 10
+  /// How far the pitch must move across a break in the partials' phases past a sound's refined
+  /// end, with no re-attack in the level, for the sound after it to be a note of its own, in
+  /// cents: a legato step played so out of tune that both notes lie within ``sameCents`` (a G4
+  /// 60 cents flat slurred to an F♯4) has its end found where the first note's release begins.
+  public var tailPitchStepCents: Double = 20
   /// The fewest pitch points that give a piece of a split sound its own pitch (3: 30 ms of the
   /// track at its default hop); a piece with fewer keeps the sound's. One point where the pitch
   /// track came to the note, read an octave low under the previous note's ring, made a correct
@@ -133,9 +141,9 @@ public struct ScoreInformedRepair: Sendable {
       guard sound.start + 0.08 < when, sound.end > when + 0.05 else { continue }
       let rise = inTail ? tailDipDecibels : samePitch ? dipDecibels : otherPitchDipDecibels
       // A repeat played without a dip (tongued legato) shows in the partials' phases only.
+      let reattack = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
       guard
-        let dip = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
-          ?? (samePitch && !inTail ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
+        let dip = reattack ?? (samePitch ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
         !inTail || dip > refinedEnd - 0.02
           && refiner.peakChange(in: sound, after: dip, before: refinedEnd).map({ $0 >= -tailLevelDecibels }) == true
       else {
@@ -144,6 +152,12 @@ public struct ScoreInformedRepair: Sendable {
       let split =
         samePitch && !inTail ? repeatStart(in: sound, near: when, reattack: dip, refiner: refiner) : dip
       var (first, second) = pieces(of: sound, at: split)
+      // Past the refined end, the partials' phases break where a release begins too (a sampled
+      // violin's release, rung on for 160 ms at the note's pitch): without a re-attack in the
+      // level, the sound after the break is a new note only if its pitch moved.
+      if inTail, reattack == nil, first.isAtPitch(second.frequencyHz, withinCents: tailPitchStepCents) {
+        continue
+      }
       // The first note may have stopped well before the re-attack (a short note, then a
       // silence the segmenter could not hear under its release).
       first.end = max(first.start + 0.01, min(split, refinedEnd, refiner.end(of: first, before: second)))

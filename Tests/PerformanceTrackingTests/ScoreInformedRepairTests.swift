@@ -221,4 +221,61 @@ import _TestSupport
     let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
     #expect(repaired.count == 1, "\(repaired)")
   }
+  /// A B♭4 due at 0.2 s played 60 cents flat (450 Hz), slurred at 0.7 s into the A4 due then
+  /// (440 Hz): the B♭4 releases from 0.7 s (0.3 dB per ms) as the A4 comes in at its own phases
+  /// over 10 ms, no dip of 6 dB in the level. The B♭4's refined end is that release (0.71 s), the pitch
+  /// track heard on to 1.2 s, and the A4 was not linked. With `sameA4`, what follows the
+  /// release is the B♭4's own release sample instead: 450 Hz again, at new phases, fading out
+  /// by 0.9 s.
+  static func slurTake(sameA4: Bool) -> (PerformanceAlignment, SoundBoundaryRefiner) {
+    let notes = [
+      PerformanceNote(index: 0, expectedStart: 0.2, expectedDuration: 0.5, writtenPitch: MIDINote(rawValue: 70)!),
+      PerformanceNote(index: 1, expectedStart: 0.7, expectedDuration: 0.5, writtenPitch: MIDINote(rawValue: 69)!),
+    ]
+    let generator = SignalGenerator(sampleRate: rate)
+    let flat = generator.harmonicTone(fundamentalHz: 450, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(1.3))
+    let second = sameA4 ? 450.0 : 440.0
+    let samples = flat.indices.map { n -> Float in
+      let t = Double(n) / rate
+      guard t >= 0.2, t < 1.2 else { return 0 }
+      let old = t < 0.7 ? 0.1 : 0.1 * pow(10, -0.3 * (t - 0.7) * 1000 / 20)
+      var new = 0.0
+      if t >= 0.7 {
+        let level = sameA4 ? 0.1 * pow(10, -0.1 * (t - 0.7) * 1000 / 20) : 0.1 * min(1, (t - 0.7) / 0.01)
+        for k in 1...4 {
+          let h = Double(k)
+          let partial: Double = sin(2 * .pi * h * second * (t - 0.7) + 1.3 * h)
+          new += level * pow(0.6, h - 1) * partial
+        }
+      }
+      return Float(old * Double(flat[n]) + new)
+    }
+    let track = stride(from: 0.21, to: 1.2, by: 0.01).map {
+      PerformanceSound.PitchPoint(time: $0, frequencyHz: $0 < 0.7 ? 450 : second)
+    }
+    var sound = PerformanceSound(start: 0.2, end: 0.71, frequencyHz: 450, pitchTrack: track, peakLevelDBFS: -23)
+    sound.heardUntil = 1.2
+    let alignment = PerformanceAlignment(notes: notes, sounds: [sound], latencySeconds: 0, soundIndices: [0, nil])
+    return (alignment, SoundBoundaryRefiner(samples: samples, sampleRate: rate))
+  }
+
+  @Test func aSlurredNoteWithinTheSamePitchSplitsPastTheEndWhereItsPhasesBreakAndItsPitchMoves() {
+    let (alignment, refiner) = Self.slurTake(sameA4: false)
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 2, "\(repaired.map { ($0.start, $0.end) })")
+    if repaired.count == 2 {
+      // Found once the A4 outweighs the release in the partials' phases (0.72 s).
+      #expect(repaired[1].start >= 0.7 && repaired[1].start <= 0.73, "\(repaired[1].start)")
+      #expect(abs(repaired[1].frequencyHz - 440) < 1, "\(repaired[1].frequencyHz)")
+    }
+  }
+
+  @Test func aReleaseAtNewPhasesPastTheEndIsNoNote() {
+    let (alignment, refiner) = Self.slurTake(sameA4: true)
+    var heard = alignment.sounds[0]
+    heard.end = 1.2
+    #expect(refiner.phaseBreak(in: heard, near: 0.7, within: 0.15) != nil)
+    let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
+    #expect(repaired.count == 1, "\(repaired.map { ($0.start, $0.end) })")
+  }
 }
