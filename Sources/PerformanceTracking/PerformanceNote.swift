@@ -75,7 +75,8 @@ public struct PerformanceNote: Sendable, Hashable, Codable {
   /// The note a score note asks for.
   ///
   /// Staccatissimo and staccato marks win over a slur (a staccato under a slur is still short);
-  /// tenuto comes next; a slur or a tie makes the note legato.
+  /// tenuto comes next; a slur into the next note (``ScoreNote/isSlurred``: not the last note
+  /// under it, which is released as usual) or a tie makes the note legato.
   ///
   /// - Parameters:
   ///   - note: The score note.
@@ -107,7 +108,8 @@ public struct PerformanceNote: Sendable, Hashable, Codable {
 
   /// The notes of a score to grade a monophonic take against: every note and rest, in score
   /// order, except grace notes (they have no written value) and, where several notes of a part
-  /// start together, all but the highest (the melody of a chord).
+  /// start together, all but the highest (the melody of a chord). A note slurred into another
+  /// of the same pitch is tongued again, not held into it: its articulation is normal.
   ///
   /// - Parameter score: The score (select a part first with ``Score/selectingPart(_:)``).
   /// - Returns: The notes, each with its index in `score.notes`.
@@ -135,6 +137,10 @@ public struct PerformanceNote: Sendable, Hashable, Codable {
         continue
       }
       result.append(PerformanceNote(note, index: index))
+    }
+    // A repeat under a slur is played with a new attack, released like a normal note.
+    for k in result.indices.dropLast() where result[k].articulation == .legato && !result[k].isTied {
+      if !result[k + 1].isRest, result[k + 1].soundingPitch == result[k].soundingPitch { result[k].articulation = .normal }
     }
     return result
   }

@@ -35,7 +35,8 @@ public struct ScoreNote: Sendable, Hashable, Codable {
   public var isGrace: Bool
   /// `true` when the note is several tied notes merged into one sounding note.
   public var isTied: Bool
-  /// `true` when the note lies under a slur (played legato).
+  /// `true` when a slur carries the note into the next one (played legato, without a new
+  /// attack). The last note under a slur is released as usual: `false`.
   public var isSlurred: Bool
   /// The note's articulation marks, in a fixed order.
   public var articulations: [Articulation]
@@ -81,7 +82,7 @@ public struct ScoreNote: Sendable, Hashable, Codable {
   ///   - velocity: A MIDI velocity, when known.
   ///   - isGrace: Whether it is a grace note.
   ///   - isTied: Whether it merges tied notes.
-  ///   - isSlurred: Whether it lies under a slur.
+  ///   - isSlurred: Whether a slur carries it into the next note.
   ///   - articulations: Its articulation marks.
   ///   - x: The drawing x, when known.
   ///   - y: The drawing y, when known.

@@ -106,7 +106,7 @@ struct DemoTake {
     for (position, (note, playing)) in zip(pitched, self.playing).enumerated() {
       let next = position + 1 < pitched.count ? pitched[position + 1] : nil
       let slurs =
-        note.articulation == .legato && next?.articulation == .legato
+        note.articulation == .legato && next != nil
         && abs((next?.expectedStart ?? .infinity) - note.expectedEnd) < 1e-6
         && playing != .missed && self.playing[position + 1] != .missed
       let ratio = note.articulation == .staccato ? 0.45 : slurs ? 1 : 0.9

@@ -94,13 +94,35 @@ import Testing
     </score-partwise>
     """
 
+  /// A slur over G4 G4 A4 B4: the first G4 is tongued again into its repeat (normal), the
+  /// repeat and the A4 are slurred into the next note (legato), the B4 ends the slur (normal).
+  @Test func aRepeatUnderASlurIsTonguedAndTheSlursLastNoteReleased() throws {
+    let xml = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <score-partwise version="4.0">
+        <part-list><score-part id="P1"><part-name>Flute</part-name></score-part></part-list>
+        <part id="P1"><measure number="1">
+          <attributes><divisions>1</divisions><time><beats>4</beats><beat-type>4</beat-type></time></attributes>
+          <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration>
+            <notations><slur type="start"/></notations></note>
+          <note><pitch><step>G</step><octave>4</octave></pitch><duration>1</duration></note>
+          <note><pitch><step>A</step><octave>4</octave></pitch><duration>1</duration></note>
+          <note><pitch><step>B</step><octave>4</octave></pitch><duration>1</duration>
+            <notations><slur type="stop"/></notations></note>
+        </measure></part>
+      </score-partwise>
+      """
+    let melody = PerformanceNote.melody(of: try Score(musicXML: Data(xml.utf8)))
+    #expect(melody.map(\.articulation) == [.normal, .legato, .legato, .normal])
+  }
+
   @Test func theMelodyOfAMusicXMLScore() throws {
     let score = try Score(musicXML: Data(Self.musicXML.utf8))
     let melody = PerformanceNote.melody(of: score)
     #expect(melody.map { $0.writtenPitch?.rawValue } == [60, nil, 67, 72, 74, 76, nil, 77, 79, 81, nil])
     #expect(
       melody.map(\.articulation) == [
-        .staccato, .normal, .normal, .legato, .legato, .legato, .normal, .tenuto, .staccato, .legato, .normal,
+        .staccato, .normal, .normal, .legato, .normal, .legato, .normal, .tenuto, .staccato, .normal, .normal,
       ])
     #expect(melody.map(\.measure) == [1, 1, 1, 1, 2, 2, 2, 3, 3, 3, 3])
     // The tied E5 is one note of two beats (one second at the default 120 BPM).

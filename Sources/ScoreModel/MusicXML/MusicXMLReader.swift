@@ -332,21 +332,18 @@ struct MusicXMLReader {
     let notations = element.children("notations")
     let tied = notations.flatMap { $0.children("tied") }.compactMap { $0[attribute: "type"] }
     let tieTypes = ties.isEmpty ? tied : ties
-    // Slurs: open and closed by number, per voice.
-    var slurred = !(state.openSlurs[voice]?.isEmpty ?? true)
+    // Slurs: open and closed by number, per voice. A note is slurred when a slur carries it
+    // into the next one: one is still open after it (the last note under a slur is released as
+    // usual).
     for slur in notations.flatMap({ $0.children("slur") }) {
       let number = slur[attribute: "number"] ?? "1"
       switch slur[attribute: "type"] {
-      case "start":
-        state.openSlurs[voice, default: []].insert(number)
-        slurred = true
-      case "stop":
-        state.openSlurs[voice]?.remove(number)
-        slurred = true
-      default:
-        slurred = true
+      case "start": state.openSlurs[voice, default: []].insert(number)
+      case "stop": state.openSlurs[voice]?.remove(number)
+      default: break
       }
     }
+    let slurred = !(state.openSlurs[voice]?.isEmpty ?? true)
     var articulations: [ScoreNote.Articulation] = []
     for group in notations.flatMap({ $0.children("articulations") }) {
       for mark in group.children {

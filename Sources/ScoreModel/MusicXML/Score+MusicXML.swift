@@ -263,7 +263,8 @@ extension Score {
       while let following = link {
         note.duration += notes[following].note.duration
         note.isTied = true
-        note.isSlurred = note.isSlurred || notes[following].note.isSlurred
+        // Slurred into the next note when its last tied part is.
+        note.isSlurred = notes[following].note.isSlurred
         link = next[following]
       }
       merged.append(note)

@@ -56,8 +56,19 @@ let fourFour = "<attributes><divisions>2</divisions><key><fifths>0</fifths></key
     #expect(pitched.map(\.onset) == [2, 5, 6])
     #expect(pitched.map(\.duration) == [3, 1, 2])
     #expect(pitched[0].isTied && !pitched[1].isTied)
-    #expect(pitched[0].isSlurred && pitched[1].isSlurred && !pitched[2].isSlurred)
+    // The tied G4's last part slurs into the A4; the A4 ends the slur: released as usual.
+    #expect(pitched[0].isSlurred && !pitched[1].isSlurred && !pitched[2].isSlurred)
     #expect(pitched[0].measure == 1)
+  }
+
+  @Test func aNoteIsSlurredWhileASlurCarriesItIntoTheNext() throws {
+    // Slur 1 over C D E; slur 2 from E (where slur 1 stops) to G; slur 3, nested in slur 2,
+    // from F to G. G ends both; A is under no slur.
+    let measures = """
+      <measure number="1">\(fourFour)\(note("C", 4, 1, extra: "<notations><slur type=\"start\" number=\"1\"/></notations>"))\(note("D", 4, 1))\(note("E", 4, 1, extra: "<notations><slur type=\"stop\" number=\"1\"/><slur type=\"start\" number=\"2\"/></notations>"))\(note("F", 4, 1, extra: "<notations><slur type=\"start\" number=\"3\"/></notations>"))\(note("G", 4, 2, extra: "<notations><slur type=\"stop\" number=\"3\"/><slur type=\"stop\" number=\"2\"/></notations>"))\(note("A", 4, 2))</measure>
+      """
+    let pitched = try Score(musicXML: partwise(measures)).notes.filter { !$0.isRest }
+    #expect(pitched.map(\.isSlurred) == [true, true, true, true, false, false])
   }
 
   @Test func tupletsDotsGraceAndCueNotes() throws {
