@@ -43,6 +43,13 @@ public struct SoundBoundaryRefiner: Sendable {
   /// ``reattack(in:near:within:riseDecibels:)`` to choose it by its nearness to when the note
   /// is due, in dB.
   public var reattackDecibels = 4.0
+  /// How near its top a note's level stays until its release, in dB
+  /// (``ringingEnd(_:from:perSecond:)``).
+  public var ringTopDecibels = 1.5
+  /// How far a release into a room's ring must fall before the next note, in dB.
+  public var ringDropDecibels = 4.0
+  /// How fast such a release must fall, in dB per second.
+  public var ringDecayDecibelsPerSecond = 25.0
 
   /// Creates a refiner over a signal.
   ///
@@ -241,7 +248,9 @@ public struct SoundBoundaryRefiner: Sendable {
     // The decay: from 3 to 15 dB under the sustained level, fitted as a line and met with it.
     var knee = sustained
     while knee + 1 < envelope.count, envelope[knee] >= sustain - 3 { knee += 1 }
-    guard knee + 1 < envelope.count else { return fallback }
+    guard knee + 1 < envelope.count else {
+      return ringingEnd(envelope, from: attackEnd, perSecond: perSecond).map { time(Double($0)) } ?? fallback
+    }
     var bottom = knee
     while bottom + 1 < envelope.count, envelope[bottom + 1] > sustain - 15 { bottom += 1 }
     guard bottom - knee >= 2, let line = Self.fitLine(envelope, knee...bottom), line.slope < 0 else {
@@ -249,6 +258,29 @@ public struct SoundBoundaryRefiner: Sendable {
     }
     let crossing = (sustain - line.intercept) / line.slope
     return time(max(Double(knee) - 0.05 * perSecond, min(Double(knee), crossing)))
+  }
+
+  /// The end of a note released into a room's ring that the next note cuts short: the level never
+  /// fell 6 dB under its top, but from the last point within ``ringTopDecibels`` of the top it
+  /// falls steadily to the end, ``ringDropDecibels`` or more at ``ringDecayDecibelsPerSecond``
+  /// or faster (a staccato C5 in a hall: 5 dB in the 130 ms before the next note, where the note
+  /// itself had stopped at the first of them); `nil` otherwise (a held note, or one that swells
+  /// or fades slowly into the next).
+  ///
+  /// - Parameters:
+  ///   - envelope: The harmonics' level in dB, evenly spaced, to the next note.
+  ///   - from: The first index after the attack.
+  ///   - perSecond: Steps per second.
+  /// - Returns: The index where the fall begins.
+  func ringingEnd(_ envelope: [Double], from: Int, perSecond: Double) -> Int? {
+    guard from < envelope.count - 1, let top = envelope[from...].max() else { return nil }
+    var start = envelope.count - 1
+    while start > from, envelope[start] < top - ringTopDecibels { start -= 1 }
+    let last = envelope.count - 1
+    guard last - start >= Int(0.04 * perSecond), envelope[last] <= top - ringDropDecibels,
+      let line = Self.fitLine(envelope, start...last), line.slope * perSecond <= -ringDecayDecibelsPerSecond
+    else { return nil }
+    return start
   }
 
   /// The harmonics to follow for a note of `frequency` next to a note of `other`, and the

@@ -299,6 +299,36 @@ import _TestSupport
     #expect(abs(end - 0.6) <= 0.002, "end \(end)")
   }
 
+  /// A staccato C5 released at 0.5 s into a hall: its level falls 2.5 dB in the first 15 ms,
+  /// then rings on at 25 dB a second, under the G5 that comes in at 0.63 s too: never 6 dB under
+  /// the note before it (`ring`); or it is held into the
+  /// G5 (`held`), or fades 8 dB a second into it (`fading`). The released note ends where its
+  /// release began; a held or slowly fading one keeps its end at the next note. Without the
+  /// ring's rule the released C5 ended at the G5 too, 130 ms long (a MuseScore_General flute's
+  /// staccato under the evaluation's reverb, graded very long).
+  @Test(arguments: ["ring", "held", "fading"])
+  func aNoteReleasedIntoARoomsRingEndsWhereTheReleaseBeganBeforeTheNextNote(_ shape: String) {
+    let seconds = 1.0
+    let c5 = Self.tone(523.25, seconds: seconds, from: 0.1, to: shape == "ring" ? seconds : 0.63) { t in
+      switch shape {
+      case "ring": t < 0.5 ? 0.1 : 0.1 * pow(10, -(min(2.5, (t - 0.5) / 0.015 * 2.5) + 25 * max(0, t - 0.515)) / 20)
+      case "fading": t < 0.33 ? 0.1 : 0.1 * pow(10, -8 * (t - 0.33) / 20)
+      default: 0.1
+      }
+    }
+    let g5 = Self.tone(783.99, seconds: seconds, from: 0.63, to: seconds) { _ in 0.1 }
+    let samples = zip(c5, g5).map { $0 + $1 }
+    let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: Self.rate)
+    let sound = PerformanceSound(start: 0.1, end: 0.63, frequencyHz: 523.25, peakLevelDBFS: -20)
+    let next = PerformanceSound(start: 0.63, end: seconds, frequencyHz: 783.99, peakLevelDBFS: -20)
+    let end = refiner.end(of: sound, before: next)
+    if shape == "ring" {
+      #expect(end >= 0.49 && end <= 0.52, "end \(end)")
+    } else {
+      #expect(abs(end - 0.63) <= 0.012, "end \(end)")
+    }
+  }
+
   /// A note an octave above another but 10 cents sharp of it (a violin's C5 before its C4 in
   /// the project's renders): its 9th harmonic lies 35 Hz from the lower note's 18th, more than a
   /// 60 ms window's resolution, and passed as clear of the lower note, so the C5's end was timed
