@@ -221,12 +221,13 @@ import _TestSupport
     let repaired = ScoreInformedRepair().repaired(alignment, refiner: refiner)
     #expect(repaired.count == 1, "\(repaired)")
   }
+
   /// A B♭4 due at 0.2 s played 60 cents flat (450 Hz), slurred at 0.7 s into the A4 due then
   /// (440 Hz): the B♭4 releases from 0.7 s (0.3 dB per ms) as the A4 comes in at its own phases
-  /// over 10 ms, no dip of 6 dB in the level. The B♭4's refined end is that release (0.71 s), the pitch
-  /// track heard on to 1.2 s, and the A4 was not linked. With `sameA4`, what follows the
-  /// release is the B♭4's own release sample instead: 450 Hz again, at new phases, fading out
-  /// by 0.9 s.
+  /// over 10 ms, no dip of 6 dB in the level. The B♭4's refined end is that release (0.71 s),
+  /// the pitch track heard on to 1.2 s, and the A4 was not linked. With `sameA4`, what follows
+  /// the release is the B♭4's own release sample instead: 450 Hz again, at new phases, fading
+  /// 0.1 dB per ms.
   static func slurTake(sameA4: Bool) -> (PerformanceAlignment, SoundBoundaryRefiner) {
     let notes = [
       PerformanceNote(index: 0, expectedStart: 0.2, expectedDuration: 0.5, writtenPitch: MIDINote(rawValue: 70)!),

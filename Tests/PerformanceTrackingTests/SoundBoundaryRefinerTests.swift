@@ -301,11 +301,11 @@ import _TestSupport
 
   /// A staccato C5 released at 0.5 s into a hall: its level falls 2.5 dB in the first 15 ms,
   /// then rings on at 25 dB a second, under the G5 that comes in at 0.63 s too: never 6 dB under
-  /// the note before it (`ring`); or it is held into the
-  /// G5 (`held`), or fades 8 dB a second into it (`fading`). The released note ends where its
-  /// release began; a held or slowly fading one keeps its end at the next note. Without the
-  /// ring's rule the released C5 ended at the G5 too, 130 ms long (a MuseScore_General flute's
-  /// staccato under the evaluation's reverb, graded very long).
+  /// the note before it (`ring`); or it is held into the G5 (`held`), or fades 8 dB a second into
+  /// it (`fading`). The released note ends where its release began; a held or slowly fading one
+  /// keeps its end at the next note. Without the ring's rule the released C5 ended at the G5,
+  /// 130 ms late (a MuseScore_General flute's staccato under the evaluation's reverb, graded
+  /// very long).
   @Test(arguments: ["ring", "held", "fading"])
   func aNoteReleasedIntoARoomsRingEndsWhereTheReleaseBeganBeforeTheNextNote(_ shape: String) {
     let seconds = 1.0
