@@ -140,7 +140,9 @@ public struct PerformanceNote: Sendable, Hashable, Codable {
     }
     // A repeat under a slur is played with a new attack, released like a normal note.
     for k in result.indices.dropLast() where result[k].articulation == .legato && !result[k].isTied {
-      if !result[k + 1].isRest, result[k + 1].soundingPitch == result[k].soundingPitch { result[k].articulation = .normal }
+      if !result[k + 1].isRest, result[k + 1].soundingPitch == result[k].soundingPitch {
+        result[k].articulation = .normal
+      }
     }
     return result
   }

@@ -143,7 +143,8 @@ public struct ScoreInformedRepair: Sendable {
       // A repeat played without a dip (tongued legato) shows in the partials' phases only.
       let reattack = refiner.reattack(in: sound, near: when, within: searchSeconds, riseDecibels: rise)
       guard
-        let dip = reattack ?? (samePitch ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
+        let dip = reattack
+          ?? (samePitch ? refiner.phaseBreak(in: sound, near: when, within: searchSeconds) : nil),
         !inTail || dip > refinedEnd - 0.02
           && refiner.peakChange(in: sound, after: dip, before: refinedEnd).map({ $0 >= -tailLevelDecibels }) == true
       else {

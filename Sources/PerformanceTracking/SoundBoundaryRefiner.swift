@@ -44,7 +44,7 @@ public struct SoundBoundaryRefiner: Sendable {
   /// is due, in dB.
   public var reattackDecibels = 4.0
   /// How near its top a note's level stays until its release, in dB
-  /// (``ringingEnd(_:from:perSecond:)``).
+  /// (``ringingEnd(_:top:from:perSecond:)``).
   public var ringTopDecibels = 1.5
   /// How far a release into a room's ring must fall before the next note, in dB.
   public var ringDropDecibels = 4.0
@@ -249,7 +249,8 @@ public struct SoundBoundaryRefiner: Sendable {
     var knee = sustained
     while knee + 1 < envelope.count, envelope[knee] >= sustain - 3 { knee += 1 }
     guard knee + 1 < envelope.count else {
-      return ringingEnd(envelope, from: attackEnd, perSecond: perSecond).map { time(Double($0)) } ?? fallback
+      let ring = ringingEnd(envelope, top: top, from: attackEnd, perSecond: perSecond)
+      return ring.map { time(Double($0)) } ?? fallback
     }
     var bottom = knee
     while bottom + 1 < envelope.count, envelope[bottom + 1] > sustain - 15 { bottom += 1 }
@@ -269,14 +270,15 @@ public struct SoundBoundaryRefiner: Sendable {
   ///
   /// - Parameters:
   ///   - envelope: The harmonics' level in dB, evenly spaced, to the next note.
+  ///   - top: The envelope's highest level from `from` on.
   ///   - from: The first index after the attack.
   ///   - perSecond: Steps per second.
   /// - Returns: The index where the fall begins.
-  func ringingEnd(_ envelope: [Double], from: Int, perSecond: Double) -> Int? {
-    guard from < envelope.count - 1, let top = envelope[from...].max() else { return nil }
-    var start = envelope.count - 1
-    while start > from, envelope[start] < top - ringTopDecibels { start -= 1 }
+  func ringingEnd(_ envelope: [Double], top: Double, from: Int, perSecond: Double) -> Int? {
     let last = envelope.count - 1
+    guard from < last else { return nil }
+    var start = last
+    while start > from, envelope[start] < top - ringTopDecibels { start -= 1 }
     guard last - start >= Int(0.04 * perSecond), envelope[last] <= top - ringDropDecibels,
       let line = Self.fitLine(envelope, start...last), line.slope * perSecond <= -ringDecayDecibelsPerSecond
     else { return nil }
