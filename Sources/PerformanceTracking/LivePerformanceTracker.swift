@@ -121,11 +121,13 @@ public final class LivePerformanceTracker {
       sampleRate: sampleRate, minimumFrequencyHz: sounds.minimumFrequencyHz,
       maximumFrequencyHz: sounds.maximumFrequencyHz, hopSeconds: sounds.hopSeconds)
     pitch.noiseCompensation = SoundTracker.noiseCompensation
-    // Harmonic leaps off, as in the offline grader, whose segmentation rules this one shares:
+    // Harmonic leaps off, as in the offline grader, whose segmentation rules this one shares (and,
+    // as there, no newest-note candidates):
     // with them (Evaluation/grading/live.py) partial, extra and drift-timing F1 rose but the
     // top issue fell from 0.981 to 0.974 and the cents error rose from 3.2 to 4.0.
     let estimator = try ProbabilisticYINEstimator(
-      configuration: pitch, lagFrames: configuration.lookAheadHops, harmonicLeapProbability: 0)
+      configuration: pitch, lagFrames: configuration.lookAheadHops, harmonicLeapProbability: 0,
+      findsNewestNote: SoundTracker.findsNewestNote)
     estimatorOwner = estimator
     self.estimator = Unmanaged.passUnretained(estimator)
     let segmenter = NoteSegmenter(configuration: sounds.segmenter)

@@ -29,26 +29,29 @@ struct PeriodicityAnalysis: ~Copyable {
   private let resamplerOwner: Resampler?
   private let resampler: Unmanaged<Resampler>?
   private let fftOwner: SwiftFFTBackend
-  private let fft: Unmanaged<SwiftFFTBackend>
+  let fft: Unmanaged<SwiftFFTBackend>
 
   /// Input frames fed per step, so that the ring never holds more than one frame plus a step.
   let inputStep: Int
   /// Input samples of delay the decimator adds.
   let decimatorDelay: Int
 
-  private let ringCapacity: Int
-  private let ring: UnsafeMutableBufferPointer<Float>
+  let ringCapacity: Int
+  /// The analysis samples, in ring coordinates: at least a frame, a step and the longest period.
+  let ring: UnsafeMutableBufferPointer<Float>
   private let decimated: UnsafeMutableBufferPointer<Float>
   private let silence: UnsafeMutableBufferPointer<Float>
   /// The current frame, contiguous, zero-padded to the FFT size.
-  private let frame: UnsafeMutableBufferPointer<Float>
+  let frame: UnsafeMutableBufferPointer<Float>
   private let windowed: UnsafeMutableBufferPointer<Float>
-  private let spectrumARe: UnsafeMutableBufferPointer<Float>
-  private let spectrumAIm: UnsafeMutableBufferPointer<Float>
+  /// The window's spectrum `A`; once a frame is analyzed, its cross spectrum `conj(A)·B` with
+  /// the frame's spectrum `B` (the spectrum of the correlation).
+  let spectrumARe: UnsafeMutableBufferPointer<Float>
+  let spectrumAIm: UnsafeMutableBufferPointer<Float>
   private let spectrumBRe: UnsafeMutableBufferPointer<Float>
   private let spectrumBIm: UnsafeMutableBufferPointer<Float>
   private let correlation: UnsafeMutableBufferPointer<Float>
-  private let prefixEnergy: UnsafeMutableBufferPointer<Double>
+  let prefixEnergy: UnsafeMutableBufferPointer<Double>
   /// The steady noise (see ``NoiseFloor``), what it adds to the window's correlation, the
   /// window's power spectrum (to learn from) and the frames since that correlation was computed.
   private var noiseFloor: NoiseFloor
@@ -70,11 +73,15 @@ struct PeriodicityAnalysis: ~Copyable {
   /// double precision and times `ω_k` and `ω_k²` (four bins a step from bin 1, as its sums run),
   /// prepared at the first refinement of a frame, and the dips already refined in it.
   private let refinement: RefinementScratch
+  /// ``cancelPeriod(_:)``'s residual and its `d′`.
+  let residual: ResidualPeriodicity
 
   /// Analysis samples written to the ring, counting the leading silence before the first centre.
   private var written: Int
   /// Input frames fed (silence fed by ``feedSilence()`` not counted).
   private(set) var inputFrames = 0
+  /// The first sample (ring coordinates) of the last analyzed frame.
+  private(set) var lastFrameStart = 0
   /// The index of the next frame to analyze.
   private(set) var nextFrame = 0
   /// The time (s), RMS level (dBFS) and silence of the last analyzed frame.
@@ -84,6 +91,9 @@ struct PeriodicityAnalysis: ~Copyable {
   /// How far the last frame is inside the voicing gate, 0 (closed: too quiet beside the recent
   /// peak, or silent) ... 1 (open), with a 6 dB ramp below the gate's level.
   private(set) var voicingGate = 0.0
+  /// The learned steady noise's energy over the last frame's window as a share of the window's
+  /// energy (0 while no noise is learned).
+  private(set) var noiseShare = 0.0
   /// The recent peak level, in dBFS.
   private var peakLevel = -Double.infinity
 
@@ -111,7 +121,8 @@ struct PeriodicityAnalysis: ~Copyable {
     inputStep = max(configuration.hopSize, 64)
     let maximumStepOutput = decimator?.maximumOutputFrames(forInputFrames: inputStep) ?? inputStep
     var capacity = 1
-    while capacity < plan.frameLength + maximumStepOutput + plan.decimation + 2 { capacity <<= 1 }
+    // A frame, a step and the longest period before the frame (for ``cancelPeriod(_:)``).
+    while capacity < plan.frameLength + maximumStepOutput + plan.decimation + plan.maximumLag + 6 { capacity <<= 1 }
     ringCapacity = capacity
     ring = .zeroed(capacity)
     decimated = .zeroed(maximumStepOutput)
@@ -137,6 +148,7 @@ struct PeriodicityAnalysis: ~Copyable {
     squareDifference = .zeroed(plan.maximumLag + 2)
     cumulativeMean = .zeroed(plan.maximumLag + 2)
     refinement = RefinementScratch(bins: plan.fftSize / 2)
+    residual = ResidualPeriodicity(plan: plan)
     written = plan.centreOffset
   }
 
@@ -154,6 +166,7 @@ struct PeriodicityAnalysis: ~Copyable {
     squareDifference.deallocate()
     cumulativeMean.deallocate()
     refinement.deallocate()
+    residual.deallocate()
   }
 
   /// The seconds from a sample's arrival until the frame centred on it can be analyzed: half a
@@ -296,6 +309,7 @@ struct PeriodicityAnalysis: ~Copyable {
     let n = plan.frameLength
     guard start + n <= written else { return false }
     frameTime = Double(nextFrame) * Double(configuration.hopSize) / configuration.sampleRate
+    lastFrameStart = start
     nextFrame += 1
     refinement.forgetFrame()
     let mask = ringCapacity - 1
@@ -326,6 +340,7 @@ struct PeriodicityAnalysis: ~Copyable {
     levelDBFS = meanSquare > 0 ? 10 * _unsafePerformance { log10(meanSquare) } : -.infinity
     // Below −120 dBFS over the window there is nothing to analyze.
     isSilent = meanSquare <= 1e-12
+    noiseShare = 0
     let hopSeconds = Double(configuration.hopSize) / configuration.sampleRate
     peakLevel = max(levelDBFS, peakLevel - configuration.peakDecayDecibelsPerSecond * hopSeconds)
     let gateLevel = peakLevel - configuration.voicingRangeDecibels
@@ -353,25 +368,7 @@ struct PeriodicityAnalysis: ~Copyable {
     if compensation > 0 {
       for k in 0...(size / 2) { windowPower[k] = aRe[k] * aRe[k] + aIm[k] * aIm[k] }
     }
-    // conj(A)·B, four bins at a time (the bins are size/2 + 1: the last one alone).
-    let quads = (size / 2 + 1) / 4
-    let (pARe, pAIm) = (UnsafeMutableRawPointer(aRe.baseAddress!), UnsafeMutableRawPointer(aIm.baseAddress!))
-    let (pBRe, pBIm) = (UnsafeRawPointer(bRe.baseAddress!), UnsafeRawPointer(bIm.baseAddress!))
-    for q in 0..<quads {
-      let offset = q &* 4 &* MemoryLayout<Float>.stride
-      let ar = pARe.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-      let ai = pAIm.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-      let br = pBRe.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-      let bi = pBIm.loadUnaligned(fromByteOffset: offset, as: SIMD4<Float>.self)
-      pARe.storeBytes(of: ar * br + ai * bi, toByteOffset: offset, as: SIMD4<Float>.self)
-      pAIm.storeBytes(of: ar * bi - ai * br, toByteOffset: offset, as: SIMD4<Float>.self)
-    }
-    for k in (4 * quads)...(size / 2) {
-      let re = aRe[k] * bRe[k] + aIm[k] * bIm[k]
-      let im = aRe[k] * bIm[k] - aIm[k] * bRe[k]
-      aRe[k] = re
-      aIm[k] = im
-    }
+    multiplyConjugate(aRe, aIm, by: bRe, bIm)
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)
     }
@@ -387,6 +384,7 @@ struct PeriodicityAnalysis: ~Copyable {
       compensating = true
     }
     let noiseZero = Double(noiseCorrelation[0])
+    noiseShare = compensating && windowEnergy > 0 ? min(1, noiseZero / windowEnergy) : 0
     // The noise's energy in the window and its shifted copy, 2·C(0), to take off m(τ) likewise.
     let noiseEnergyShare = compensation * 2 * noiseZero
     var cumulative = 0.0

@@ -70,10 +70,22 @@ struct ProbabilisticYINCandidates: ~Copyable {
   private(set) var count = 0
   /// The total probability of the candidates: how likely the frame is voiced.
   private(set) var voicedProbability = 0.0
+  /// The bin of the newest note's candidate added to the last frame (see ``NewestNoteFinder``),
+  /// or −1.
+  private(set) var newNoteBin = -1
+  /// The share of the frame's voiced probability the newest note's candidate takes.
+  static let newNoteShare = 0.6
+  private var newestNote: NewestNoteFinder
+  /// Whether ``NewestNoteFinder`` runs.
+  let findsNewestNote: Bool
 
-  init(plan: PeriodicityPlan, bins: PitchBins, thresholdMean: Double = 0.1) {
+  init(
+    plan: PeriodicityPlan, bins: PitchBins, hopSeconds: Double, thresholdMean: Double = 0.1, findsNewestNote: Bool = true
+  ) {
     self.plan = plan
     self.bins = bins
+    newestNote = NewestNoteFinder(hopSeconds: hopSeconds)
+    self.findsNewestNote = findsNewestNote
     let n = Self.thresholdCount
     thresholdWeights = .allocate(capacity: n)
     // Beta(2, b) with mean 2 / (2 + b); its CDF in closed form: I_x(2, b) = 1 − (1 − x)^b · (1 + bx).
@@ -251,6 +263,34 @@ struct ProbabilisticYINCandidates: ~Copyable {
     }
     count = kept
     voicedProbability = min(1, voicedProbability)
+    addNewestNote(analysis)
+  }
+
+  /// Adds the newest note under the release of an older one (``NewestNoteFinder``), if any, as a
+  /// candidate with ``newNoteShare`` of the frame's voiced probability.
+  @_noLocks
+  private mutating func addNewestNote(_ analysis: borrowing PeriodicityAnalysis) {
+    newNoteBin = -1
+    guard findsNewestNote else { return }
+    var likeliest = -1
+    for k in 0..<count where likeliest < 0 || probabilities[k] > probabilities[likeliest] { likeliest = k }
+    let found = newestNote.find(
+      in: analysis, bins: bins, likeliest: likeliest >= 0 ? (frequencies[likeliest], binIndices[likeliest]) : nil)
+    guard let found, count < Self.maximumCandidates else { return }
+    for k in 0..<count { probabilities[k] *= 1 - Self.newNoteShare }
+    frequencies[count] = found.frequencyHz
+    probabilities[count] = voicedProbability * Self.newNoteShare
+    binIndices[count] = found.bin
+    count += 1
+    newNoteBin = found.bin
+  }
+
+  /// Forgets the stream.
+  mutating func reset() {
+    newestNote.reset()
+    count = 0
+    voicedProbability = 0
+    newNoteBin = -1
   }
 }
 
@@ -260,11 +300,14 @@ struct ProbabilisticYINCandidates: ~Copyable {
 /// Observations: a voiced state's probability is the candidates' probability in its bin; each
 /// unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
 /// triangular weights, voicing kept with `1 − switchProbability`; with a leap probability, a
-/// voiced state may also be reached from an octave or a twelfth above or below.
+/// voiced state may also be reached from an octave or a twelfth above or below; and the newest
+/// note's candidate (``ProbabilisticYINCandidates/newNoteBin``) from the best voiced state,
+/// however far (``newNoteProbability``).
 struct PitchHMM: ~Copyable {
   /// The largest pitch move per hop, in bins: back-pointers store the move in 7 bits beside the
-  /// layer's bit, and with harmonic leaps the four leaps take the codes above the moves.
-  static func maximumJump(leaping: Bool) -> Int { leaping ? 61 : 63 }
+  /// layer's bit, and the four harmonic leaps and the newest note's entry take the codes above
+  /// the moves.
+  static let maximumJump = 61
 
   let bins: PitchBins
   let jump: Int
@@ -304,6 +347,13 @@ struct PitchHMM: ~Copyable {
   private let slotCounts: UnsafeMutableBufferPointer<Int>
   private let slotInfo: UnsafeMutableBufferPointer<Double>  // time, level, voicing probability
   private let flushStates: UnsafeMutableBufferPointer<Int>
+  /// Per slot: the bin a new note entered that frame from (see ``newNoteProbability``), or −1.
+  private let slotNewNoteSources: UnsafeMutableBufferPointer<Int>
+  /// The probability that the newest note's candidate (``ProbabilisticYINCandidates/newNoteBin``)
+  /// is entered from the previous frame's best voiced state, however far it is: a leap of more than
+  /// ``jump`` bins from the note before it, in one hop.
+  static let newNoteProbability = 0.01
+  private let logNewNote = Float(log(newNoteProbability))
   private var frames = 0
   private var flushed = 0
   private var flushCount = -1
@@ -322,7 +372,7 @@ struct PitchHMM: ~Copyable {
     let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())
     leapOffsets = .allocate(capacity: 4)
     _ = leapOffsets.initialize(from: [-octave, octave, -twelfth, twelfth])
-    precondition(jump <= Self.maximumJump(leaping: leapProbability > 0), "jump out of range")
+    precondition(jump <= Self.maximumJump, "jump out of range")
     logLeap = leapProbability > 0 ? Float(log(leapProbability)) : -.infinity
     let n = bins.count
     let width = 2 * jump + 1
@@ -364,6 +414,7 @@ struct PitchHMM: ~Copyable {
     slotCounts = .zeroed(lag + 1)
     slotInfo = .zeroed((lag + 1) * 3)
     flushStates = .zeroed(lag + 1)
+    slotNewNoteSources = .zeroed(lag + 1)
   }
 
   deinit {
@@ -377,6 +428,7 @@ struct PitchHMM: ~Copyable {
     slotCounts.deallocate()
     slotInfo.deallocate()
     flushStates.deallocate()
+    slotNewNoteSources.deallocate()
   }
 
   /// Forgets the stream.
@@ -426,7 +478,7 @@ struct PitchHMM: ~Copyable {
         unvoiced[b] = prior + logUnvoiced
       }
     } else {
-      step(slot: slot, logUnvoiced: logUnvoiced)
+      step(slot: slot, logUnvoiced: logUnvoiced, newNoteBin: candidates.newNoteBin)
     }
     frames += 1
     guard frames > lag else { return false }
@@ -468,8 +520,15 @@ struct PitchHMM: ~Copyable {
   }
 
   @_noLocks
-  private mutating func step(slot: Int, logUnvoiced: Float) {
+  private mutating func step(slot: Int, logUnvoiced: Float, newNoteBin: Int) {
     let n = bins.count
+    // The newest note may be entered from the best voiced state, however far.
+    var newNoteSource = -1
+    if newNoteBin >= 0 {
+      newNoteSource = 0
+      for b in 1..<n where voiced[b] > voiced[newNoteSource] { newNoteSource = b }
+    }
+    slotNewNoteSources[slot] = newNoteSource
     let width = 2 * jump + 1
     let padded = paddedCount
     let lanes = SIMD8<Float>.scalarCount
@@ -534,6 +593,13 @@ struct PitchHMM: ~Copyable {
           }
         }
       }
+      if j == newNoteBin, newNoteSource >= 0 {
+        let v = voiced[newNoteSource] + logNewNote
+        if v > bestV {
+          bestV = v
+          kV = UInt8(width + leapOffsets.count)
+        }
+      }
       // Into voiced j: from voiced (stay) or unvoiced (switch).
       let stayV = bestV + logStay
       let switchV = bestU + logSwitch
@@ -589,7 +655,9 @@ struct PitchHMM: ~Copyable {
     let pointer = backPointers[slot * 2 * n + state]
     let code = Int(pointer & 0x7F)
     let width = 2 * jump + 1
-    let bin = state % n + (code >= width ? leapOffsets[code - width] : code - jump)
+    let bin =
+      code == width + leapOffsets.count
+      ? slotNewNoteSources[slot] : state % n + (code >= width ? leapOffsets[code - width] : code - jump)
     return (pointer & 0x80 != 0 ? n : 0) + bin
   }
 
