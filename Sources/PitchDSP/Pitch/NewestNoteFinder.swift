@@ -16,7 +16,7 @@ import Foundation
 ///
 /// The residual is computed only where it can matter: when the likeliest candidate's dip is no
 /// deeper than ``triggerDepth`` (a clean held note dips deeper) and steady noise is under a tenth
-/// of the frame's energy (``maximumNoiseShare``; below that, the residual is mostly noise), or to
+/// of the frame's energy (``maximumNoiseShare``; with more, the residual is mostly noise), or to
 /// continue a note found in the frame before. In the project's evaluation that is about 8 % of the
 /// frames of the clean renders.
 struct NewestNoteFinder: ~Copyable {

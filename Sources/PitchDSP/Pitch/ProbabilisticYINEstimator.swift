@@ -67,9 +67,10 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   public let thresholdMean: Double
   /// Whether a note that starts while the previous one still rings louder is followed from its
   /// start (see the type's discussion). In `Evaluation/pitch` it raised the offline path's raw
-  /// pitch accuracy on the clean renders from 0.979 to 0.981 and with reverb from 0.946 to 0.951
-  /// (the live decoder's from 0.976 to 0.979 and 0.950 to 0.956), alike on the two holdout
-  /// soundfonts, for about 1 % more CPU.
+  /// pitch accuracy on the clean renders from 0.970 to 0.974 (violin 0.963 → 0.976, cello 0.951 →
+  /// 0.967, voice 0.950 → 0.964) and on all files with reverb from 0.946 to 0.950 (the live
+  /// decoder's from 0.966 to 0.971 and 0.950 to 0.956), alike on the two holdout soundfonts, and
+  /// left 10 dB as it was; its CPU cost did not show on the 30 s file.
   public let findsNewestNote: Bool
 
   private var analysis: PeriodicityAnalysis
