@@ -101,7 +101,8 @@ struct NewestNoteFinder: ~Copyable {
     let plan = analysis.plan
     let lag = min(Int(plan.analysisRate / likeliest.frequencyHz + 0.5), plan.maximumLag)
     let depth = parabolicExtremum(analysis.normalizedDifference, at: lag)
-    guard analysis.noiseShare <= Self.maximumNoiseShare, previousFound >= 0 || depth >= Self.triggerDepth else {
+    guard analysis.noiseShare <= Self.maximumNoiseShare, previousFound >= 0 || depth >= Self.triggerDepth
+    else {
       previousResidualLevel = -.infinity
       return nil
     }
@@ -114,7 +115,9 @@ struct NewestNoteFinder: ~Copyable {
     // The residual's period: its first dip below the threshold.
     let d = analysis.residual.difference
     var tau = max(plan.minimumLag, 1)
-    while tau < plan.maximumLag, !(d[tau] < Self.residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1]) {
+    while tau < plan.maximumLag,
+      !(d[tau] < Self.residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1])
+    {
       tau += 1
     }
     guard tau < plan.maximumLag else { return nil }

@@ -122,7 +122,8 @@ struct PeriodicityAnalysis: ~Copyable {
     let maximumStepOutput = decimator?.maximumOutputFrames(forInputFrames: inputStep) ?? inputStep
     var capacity = 1
     // A frame, a step and the longest period before the frame (for ``cancelPeriod(_:)``).
-    while capacity < plan.frameLength + maximumStepOutput + plan.decimation + plan.maximumLag + 6 { capacity <<= 1 }
+    let needed = plan.frameLength + maximumStepOutput + plan.decimation + plan.maximumLag + 6
+    while capacity < needed { capacity <<= 1 }
     ringCapacity = capacity
     ring = .zeroed(capacity)
     decimated = .zeroed(maximumStepOutput)

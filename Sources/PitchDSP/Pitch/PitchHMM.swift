@@ -80,7 +80,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
   let findsNewestNote: Bool
 
   init(
-    plan: PeriodicityPlan, bins: PitchBins, hopSeconds: Double, thresholdMean: Double = 0.1, findsNewestNote: Bool = true
+    plan: PeriodicityPlan, bins: PitchBins, hopSeconds: Double, thresholdMean: Double = 0.1,
+    findsNewestNote: Bool = true
   ) {
     self.plan = plan
     self.bins = bins
@@ -274,8 +275,8 @@ struct ProbabilisticYINCandidates: ~Copyable {
     guard findsNewestNote else { return }
     var likeliest = -1
     for k in 0..<count where likeliest < 0 || probabilities[k] > probabilities[likeliest] { likeliest = k }
-    let found = newestNote.find(
-      in: analysis, bins: bins, likeliest: likeliest >= 0 ? (frequencies[likeliest], binIndices[likeliest]) : nil)
+    let likeliestCandidate = likeliest >= 0 ? (frequencies[likeliest], binIndices[likeliest]) : nil
+    let found = newestNote.find(in: analysis, bins: bins, likeliest: likeliestCandidate)
     guard let found, count < Self.maximumCandidates else { return }
     for k in 0..<count { probabilities[k] *= 1 - Self.newNoteShare }
     frequencies[count] = found.frequencyHz

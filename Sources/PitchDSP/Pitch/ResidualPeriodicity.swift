@@ -128,14 +128,17 @@ extension PeriodicityAnalysis {
     let fft = self.fft
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(
-        real: UnsafeBufferPointer(r.spectrumARe), imaginary: UnsafeBufferPointer(r.spectrumAIm), output: r.correlation)
+        real: UnsafeBufferPointer(r.spectrumARe), imaginary: UnsafeBufferPointer(r.spectrumAIm),
+        output: r.correlation)
     }
     let size = plan.fftSize
     var cumulative = 0.0
     d[0] = 1
     for tau in 1...margin {
       let correlationSum = Double(r.correlation[tau]) + Double(r.correlation[size - tau])
-      let shiftedEnergy = 0.5 * (prefix[margin + tau + w] - prefix[margin + tau] + prefix[margin - tau + w] - prefix[margin - tau])
+      let shiftedEnergy =
+        0.5
+        * (prefix[margin + tau + w] - prefix[margin + tau] + prefix[margin - tau + w] - prefix[margin - tau])
       let value = max(0, windowEnergy + shiftedEnergy - correlationSum)
       cumulative += value
       d[tau] = cumulative > 0 ? Float(value * Double(tau) / cumulative) : 1

@@ -14,15 +14,19 @@ import _TestSupport
   static func tone(_ frequency: Double, at t: Double) -> Double {
     let amplitudes = [1, 0.6, 0.4, 0.3, 0.2]
     var value = 0.0
-    for (k, amplitude) in amplitudes.enumerated() { value += amplitude * sin(2 * .pi * Double(k + 1) * frequency * t) }
+    for (k, amplitude) in amplitudes.enumerated() {
+      value += amplitude * sin(2 * .pi * Double(k + 1) * frequency * t)
+    }
     return value
   }
 
   /// A legato change at 0.5 s: the old note (`old` Hz) held, then released over a slow decay
   /// (−30 dB/s, a bowed string's or a sung vowel's release), under a new note (`new` Hz) that
   /// swells in over 0.25 s to `newLevel` of the old one's level, so that the old note stays the
-  /// louder for about the new note's first 0.1–0.2 s.
-  static func legatoChange(from old: Double, to new: Double, newLevel: Double, seconds: Double = 1.1) -> [Float] {
+  /// louder for about the new note's first 0.2 s.
+  static func legatoChange(from old: Double, to new: Double, newLevel: Double, seconds: Double = 1.1)
+    -> [Float]
+  {
     (0..<Int(seconds * rate)).map { n -> Float in
       let t = Double(n) / rate
       let oldGain = t < 0.5 ? 1 : pow(10, -30 * (t - 0.5) / 20)
@@ -32,11 +36,14 @@ import _TestSupport
   }
 
   /// The raw pitch accuracy against the new note from 60 ms after the change to the end.
-  static func newNoteAccuracy(_ samples: [Float], new: Double, method: PitchMethod, finds: Bool) throws -> Double {
+  static func newNoteAccuracy(_ samples: [Float], new: Double, method: PitchMethod, finds: Bool) throws
+    -> Double
+  {
     let configuration = PitchConfiguration(sampleRate: rate)
     let estimator =
       method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count, findsNewestNote: finds)
+      ? try ProbabilisticYINEstimator.offline(
+        configuration: configuration, frameCount: samples.count, findsNewestNote: finds)
       : try ProbabilisticYINEstimator(configuration: configuration, findsNewestNote: finds)
     let end = Double(samples.count) / rate - 0.1
     return accuracy(estimator.estimates(for: samples), truth: { _ in new }, from: 0.56, to: end).rawPitch
@@ -63,7 +70,9 @@ import _TestSupport
         let share = analysis.cancelPeriod(plan.analysisRate / cancelled)
         let d = analysis.residual.difference
         var tau = plan.minimumLag
-        while tau < plan.maximumLag, !(d[tau] < NewestNoteFinder.residualThreshold && d[tau] <= d[tau + 1]) { tau += 1 }
+        while tau < plan.maximumLag, !(d[tau] < NewestNoteFinder.residualThreshold && d[tau] <= d[tau + 1]) {
+          tau += 1
+        }
         found = (plan.analysisRate / Double(tau), share)
       }
     }
@@ -79,7 +88,9 @@ import _TestSupport
   /// changes in the project's renders. (The live decoder, on these exactly harmonic tones, mostly
   /// locks onto the period the two notes share and stays there, with or without it.)
   @Test(arguments: [(392.0, 293.66, 0.7), (293.66, 392, 0.7), (415.3, 349.2, 0.7), (392, 293.66, 0.5)])
-  func aNoteUnderTheLouderReleaseOfThePreviousOneIsFollowedFromItsStart(old: Double, new: Double, level: Double) throws {
+  func aNoteUnderTheLouderReleaseOfThePreviousOneIsFollowedFromItsStart(
+    old: Double, new: Double, level: Double
+  ) throws {
     let samples = Self.legatoChange(from: old, to: new, newLevel: level)
     let following = try Self.newNoteAccuracy(samples, new: new, method: .pyin, finds: true)
     #expect(following >= 0.88, "\(old) to \(new) Hz at \(level): \(following)")
