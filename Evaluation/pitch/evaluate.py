@@ -191,28 +191,26 @@ def job(args):
 
 
 def throughput_job(args):
-    """CPU seconds for one tracker on the long file: best of `repeat` runs (the caller runs
-    each tracker once per round, in turn)."""
-    tracker, wav, etude, repeat = args
-    best = None
-    out = None
-    for _ in range(repeat):
-        if tracker.startswith('aubiopitch-'):
-            c0 = children_cpu()
-            r = subprocess.run(['aubiopitch', '-i', wav, '-p', tracker.split('-', 1)[1],
-                                '-B', str(AUBIO_BUF), '-H', '441'], capture_output=True,
-                               text=True)
-            cpu = children_cpu() - c0
-            err = None if r.returncode == 0 else 'exit %d' % r.returncode
-            out = np.array([[float(x) for x in line.split()[:2]]
-                            for line in r.stdout.splitlines() if line.strip()])
-        else:
-            _, f0, _, cpu, err = run_tracker(tracker, wav, etude)
-            out = f0
-        if err:
-            return dict(tracker=tracker, error=err)
-        best = cpu if best is None else min(best, cpu)
-    res = dict(tracker=tracker, cpu=best, runs=repeat)
+    """CPU seconds of one run of a tracker on the long file (the caller runs each tracker once
+    per round, in turn, and keeps the best); with `cross_check`, also the frequencies the aubio
+    CLI and python3-aubio give, for comparing the two."""
+    tracker, wav, etude, cross_check = args
+    if tracker.startswith('aubiopitch-'):
+        c0 = children_cpu()
+        r = subprocess.run(['aubiopitch', '-i', wav, '-p', tracker.split('-', 1)[1],
+                            '-B', str(AUBIO_BUF), '-H', '441'], capture_output=True,
+                           text=True)
+        cpu = children_cpu() - c0
+        err = None if r.returncode == 0 else 'exit %d' % r.returncode
+        out = np.array([[float(x) for x in line.split()[:2]]
+                        for line in r.stdout.splitlines() if line.strip()])
+    else:
+        _, _, _, cpu, err = run_tracker(tracker, wav, etude)
+    if err:
+        return dict(tracker=tracker, error=err)
+    res = dict(tracker=tracker, cpu=cpu)
+    if not cross_check:
+        return res
     if tracker.startswith('aubiopitch-'):
         res['cli_freqs'] = out[:, 1].tolist()
     elif tracker.startswith('aubio-'):
@@ -792,7 +790,7 @@ def main():
         repeat = 7
         names = list(trackers) + ['aubiopitch-' + t.split('-')[1] for t in trackers
                                   if t.startswith('aubio-') and shutil.which('aubiopitch')]
-        tjobs = [(t, wav, etude, 1) for r in range(repeat) for t in names
+        tjobs = [(t, wav, etude, r == 0) for r in range(repeat) for t in names
                  if r == 0 or t != 'librosa-pyin']
         print('timing %d trackers on %s, %d rounds ...' % (len(names), wav, repeat), flush=True)
         ctx = multiprocessing.get_context('spawn')
@@ -807,7 +805,7 @@ def main():
             if failed:
                 tres.append(failed)
                 continue
-            best = dict(mine[0])
+            best = dict(mine[0])  # the first round's, with the cross-check's frequencies
             best['cpu'] = min(r['cpu'] for r in mine)
             best['runs'] = len(mine)
             tres.append(best)

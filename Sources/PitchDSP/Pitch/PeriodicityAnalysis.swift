@@ -396,9 +396,7 @@ struct PeriodicityAnalysis: ~Copyable {
     squareDifference[0] = 1
     for tau in 1...margin {
       let correlationSum = Double(correlation[tau]) + Double(correlation[size - tau])
-      let shiftedEnergy = 0.5 * (prefixEnergy[margin + tau + w] - prefixEnergy[margin + tau]
-        + prefixEnergy[margin - tau + w] - prefixEnergy[margin - tau])
-      let m = windowEnergy + shiftedEnergy
+      let m = windowEnergy + shiftedWindowEnergy(prefixEnergy, margin: margin, window: w, lag: tau)
       let plain = max(0, m - correlationSum)
       plainCumulative += plain
       if learning, tau >= plan.minimumLag, plainCumulative > 0 {
@@ -549,9 +547,7 @@ extension PeriodicityAnalysis {
     let (spectrum, spectrumOmega, spectrumOmega2) = (refinement.real, refinement.realOmega, refinement.realOmega2)
     let w = plan.windowLength
     let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
-    func shiftedEnergy(_ t: Int) -> Double {
-      0.5 * (prefixEnergy[margin + t + w] - prefixEnergy[margin + t] + prefixEnergy[margin - t + w] - prefixEnergy[margin - t])
-    }
+    func shiftedEnergy(_ t: Int) -> Double { shiftedWindowEnergy(prefixEnergy, margin: margin, window: w, lag: t) }
     var lag = start
     var depth = vertex.depth
     for _ in 0..<3 {
@@ -734,6 +730,15 @@ enum FrameDecision {
     case .mpm(let decider): decider.decide(analysis)
     }
   }
+}
+
+/// The mean energy of the window shifted `lag` samples later and `lag` earlier, `(E(τ) + E(−τ))/2`,
+/// from the prefix sums of squares of a frame whose window starts at `margin` and spans `window`
+/// samples: the term of the centred difference function `d(τ)` that moves with the lag.
+@_noLocks
+@inline(__always)
+func shiftedWindowEnergy(_ prefix: UnsafeMutableBufferPointer<Double>, margin: Int, window: Int, lag: Int) -> Double {
+  0.5 * (prefix[margin + lag + window] - prefix[margin + lag] + prefix[margin - lag + window] - prefix[margin - lag])
 }
 
 /// Parabolic interpolation of a sampled function's extremum at `index`: the offset, within ±1,

@@ -136,9 +136,7 @@ extension PeriodicityAnalysis {
     d[0] = 1
     for tau in 1...margin {
       let correlationSum = Double(r.correlation[tau]) + Double(r.correlation[size - tau])
-      let shiftedEnergy =
-        0.5
-        * (prefix[margin + tau + w] - prefix[margin + tau] + prefix[margin - tau + w] - prefix[margin - tau])
+      let shiftedEnergy = shiftedWindowEnergy(prefix, margin: margin, window: w, lag: tau)
       let value = max(0, windowEnergy + shiftedEnergy - correlationSum)
       cumulative += value
       d[tau] = cumulative > 0 ? Float(value * Double(tau) / cumulative) : 1
