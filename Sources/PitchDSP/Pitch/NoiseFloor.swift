@@ -18,7 +18,7 @@ struct NoiseFloor {
 
   let bins: Int
   /// The average power per bin (real part of a spectrum) and zeros (its imaginary part).
-  private let power: UnsafeMutableBufferPointer<Float>
+  let power: UnsafeMutableBufferPointer<Float>
   private let zeros: UnsafeMutableBufferPointer<Float>
   /// Noise frames learned from.
   private(set) var frames = 0

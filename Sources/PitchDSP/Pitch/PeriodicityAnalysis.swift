@@ -16,7 +16,8 @@ import Foundation
 /// noise's spectrum from the frames with no period (no dip of `d′` under
 /// ``noiseFrameDepth``), and ``PitchConfiguration/noiseCompensation`` of what that noise adds to
 /// `d(τ)` is taken away before `d′` is formed; `n(τ) = 1 − d(τ)/m(τ)` takes the same share of the
-/// noise's energy off `m(τ) = E(0) + (E(τ) + E(−τ))/2`.
+/// noise's energy off `m(τ) = E(0) + (E(τ) + E(−τ))/2`. Where the noise is strong and steady,
+/// it is subtracted from the frame's spectrum instead (``PitchConfiguration/subtractsNoise``).
 ///
 /// Frame `k` is centred on input time `k · hop` (the stream counts as preceded by silence), so its
 /// estimate is timed exactly on the hop grid. Memory is allocated in `init`; ``feed(_:from:)``
@@ -73,6 +74,10 @@ struct PeriodicityAnalysis: ~Copyable {
   /// double precision and times `ω_k` and `ω_k²` (four bins a step from bin 1, as its sums run),
   /// prepared at the first refinement of a frame, and the dips already refined in it.
   private let refinement: RefinementScratch
+  /// The energy of the quietest recent window (−1: none yet), allowed to rise by
+  /// ``quietestRiseDecibelsPerSecond``, and that rise per hop as a factor.
+  private var quietestEnergy = -1.0
+  private let quietestGrowth: Double
   /// ``cancelPeriod(_:)``'s residual and its `d′`.
   let residual: ResidualPeriodicity
 
@@ -151,6 +156,8 @@ struct PeriodicityAnalysis: ~Copyable {
     refinement = RefinementScratch(bins: plan.fftSize / 2)
     residual = ResidualPeriodicity(plan: plan)
     written = plan.centreOffset
+    let hopSeconds = Double(configuration.hopSize) / configuration.sampleRate
+    quietestGrowth = pow(10, Self.quietestRiseDecibelsPerSecond * hopSeconds / 10)
   }
 
   deinit {
@@ -228,6 +235,7 @@ struct PeriodicityAnalysis: ~Copyable {
     peakLevel = -.infinity
     noiseFloor.reset()
     noiseAge = 0
+    quietestEnergy = -1
     if let resampler { resampler._withUnsafeGuaranteedRef { $0.reset() } }
   }
 
@@ -335,8 +343,10 @@ struct PeriodicityAnalysis: ~Copyable {
       prefixEnergy[i + 1] = sum
     }
     let margin = plan.lagMargin
-    let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
-    let meanSquare = windowEnergy / Double(w)
+    let rawWindowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
+    quietestEnergy =
+      quietestEnergy < 0 ? rawWindowEnergy : min(rawWindowEnergy, quietestEnergy * quietestGrowth)
+    let meanSquare = rawWindowEnergy / Double(w)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     levelDBFS = meanSquare > 0 ? 10 * _unsafePerformance { log10(meanSquare) } : -.infinity
     // Below −120 dBFS over the window there is nothing to analyze.
@@ -358,22 +368,8 @@ struct PeriodicityAnalysis: ~Copyable {
     // A = F(a), B = F(x), r = F⁻¹(conj(A)·B), with r(−τ) at index size − τ (no wrap-around:
     // every j + τ stays inside the frame). Keeping the window in place also leaves conj(A)·B
     // as the spectrum of r itself, which ``refinedLag(_:)`` interpolates.
-    // Only the window's span is ever written: the rest of `windowed` stays zero from `init`.
-    for i in margin..<(margin + w) { windowed[i] = frame[i] }
     let fft = self.fft
-    let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
-    let (input, whole, output) = (UnsafeBufferPointer(windowed), UnsafeBufferPointer(frame), correlation)
-    fft._withUnsafeGuaranteedRef { $0.forwardReal(input, real: aRe, imaginary: aIm) }
-    fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
     let compensation = configuration.noiseCompensation
-    if compensation > 0 {
-      for k in 0...(size / 2) { windowPower[k] = aRe[k] * aRe[k] + aIm[k] * aIm[k] }
-    }
-    multiplyConjugate(aRe, aIm, by: bRe, bIm)
-    fft._withUnsafeGuaranteedRef {
-      $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)
-    }
-
     // The steady noise's share of d(τ), 2·W·(R(0) − R(τ)) with R its autocorrelation per sample
     // (C(τ) ≈ (W − τ)·R(τ) over the window), is taken away, but never more than that share of
     // d(τ) itself; the noise changes slowly, and its correlation is recomputed every eighth
@@ -385,9 +381,34 @@ struct PeriodicityAnalysis: ~Copyable {
       compensating = true
     }
     let noiseZero = Double(noiseCorrelation[0])
-    noiseShare = compensating && windowEnergy > 0 ? min(1, noiseZero / windowEnergy) : 0
+    noiseShare = compensating && rawWindowEnergy > 0 ? min(1, noiseZero / rawWindowEnergy) : 0
+    let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
+    let (input, whole, output) = (UnsafeBufferPointer(windowed), UnsafeBufferPointer(frame), correlation)
+    // Only the window's span is ever written: the rest of `windowed` stays zero from `init`.
+    for i in margin..<(margin + w) { windowed[i] = frame[i] }
+    fft._withUnsafeGuaranteedRef { $0.forwardReal(input, real: aRe, imaginary: aIm) }
+    if compensation > 0 {
+      for k in 0...(size / 2) { windowPower[k] = aRe[k] * aRe[k] + aIm[k] * aIm[k] }
+    }
+    // Under strong steady noise, the noise is subtracted from the frame's spectrum instead of
+    // discounted (the window's power above, which the noise floor learns from, stays the raw one).
+    if configuration.subtractsNoise, compensating, noiseShare > Self.subtractionNoiseShare,
+      quietestEnergy >= Self.steadyNoiseRatio * noiseZero
+    {
+      subtractNoise()
+      for i in margin..<(margin + w) { windowed[i] = frame[i] }
+      fft._withUnsafeGuaranteedRef { $0.forwardReal(input, real: aRe, imaginary: aIm) }
+      compensating = false
+    }
+    fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
+    multiplyConjugate(aRe, aIm, by: bRe, bIm)
+    fft._withUnsafeGuaranteedRef {
+      $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)
+    }
+
     // The noise's energy in the window and its shifted copy, 2·C(0), to take off m(τ) likewise.
     let noiseEnergyShare = compensation * 2 * noiseZero
+    let windowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
     var cumulative = 0.0
     var plainCumulative = 0.0
     var plainDeepest = Double.infinity  // the uncompensated d′'s deepest point in the lag range
@@ -424,6 +445,55 @@ struct PeriodicityAnalysis: ~Copyable {
 }
 
 extension PeriodicityAnalysis {
+  /// The noise is subtracted (``PitchConfiguration/subtractsNoise``) from frames whose learned
+  /// steady noise holds more than this share of the window's energy...
+  static let subtractionNoiseShare = 0.1
+  /// ...when the quietest recent window holds at least this share of the noise's energy (steady
+  /// noise is under every window; renders with digital silence between notes, whose "noise" is
+  /// learned from attacks and release tails, are left alone)...
+  static let steadyNoiseRatio = 0.5
+  /// ...where the quietest window's energy may rise by this much per second (after a silence,
+  /// noise that has started counts as steady once it has lasted long enough).
+  static let quietestRiseDecibelsPerSecond = 6.0
+  /// Power spectral subtraction's over-subtraction factor (Berouti et al. 1979) and floor: each
+  /// bin is scaled by `max(floor, 1 − factor·N/|X|²)`.
+  static let overSubtraction: Float = 1.5
+  static let subtractionFloor: Float = 0.1
+
+  /// Takes the learned steady noise out of the frame (``overSubtraction``, ``subtractionFloor``)
+  /// and recomputes its prefix energies.
+  @_noLocks
+  private mutating func subtractNoise() {
+    let size = plan.fftSize
+    let n = plan.frameLength
+    let (bRe, bIm) = (spectrumBRe, spectrumBIm)
+    let fft = self.fft
+    let whole = UnsafeBufferPointer(frame)
+    fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
+    let noise = noiseFloor.power
+    // The noise was learned over the window; the frame is longer.
+    let scale = Self.overSubtraction * Float(n) / Float(plan.windowLength)
+    let floorGain = Self.subtractionFloor
+    for k in 0...(size / 2) {
+      let p = bRe[k] * bRe[k] + bIm[k] * bIm[k]
+      let g = p > 0 ? max(floorGain, 1 - scale * noise[k] / p) : floorGain
+      bRe[k] *= g
+      bIm[k] *= g
+    }
+    let output = correlation
+    fft._withUnsafeGuaranteedRef {
+      $0.inverseReal(real: UnsafeBufferPointer(bRe), imaginary: UnsafeBufferPointer(bIm), output: output)
+    }
+    var sum = 0.0
+    prefixEnergy[0] = 0
+    for i in 0..<n {
+      frame[i] = output[i]
+      let x = Double(output[i])
+      sum += x * x
+      prefixEnergy[i + 1] = sum
+    }
+  }
+
   /// A frame whose (uncompensated) `d′` dips nowhere below this is noise, for ``NoiseFloor``
   /// to learn from.
   static let noiseFrameDepth = 0.5

@@ -47,6 +47,21 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// or better. MPM's normalized square difference takes the same discount: 0.828 to 0.901 at
   /// 10 dB on the renders, 0.737 to 0.896 on the synthesized tones.
   public var noiseCompensation: Double = 0.8
+  /// Whether a frame under strong steady noise is denoised before its difference function is
+  /// formed (default `true`; needs ``noiseCompensation`` above 0, which learns the noise). When
+  /// the learned noise holds more than a tenth of the window's energy, and it is steady (no
+  /// window in the last seconds was much quieter than it: a file with digital silence between its
+  /// notes never qualifies), each bin of the frame's spectrum is scaled by
+  /// `max(0.1, 1 − 1.5·N/|X|²)` (power spectral subtraction with Berouti's over-subtraction and a
+  /// spectral floor) and the difference function is taken from what is left instead of
+  /// discounting the noise's expected share: the discount leaves the noise's random part, which
+  /// fills the dip of a note 10 dB or more under the noise, while a note's partials stand far
+  /// above the noise in their own bins. In `Evaluation/pitch`, pYIN's raw pitch accuracy on the
+  /// renders rose from 0.935 to 0.950 at 10 dB SNR (0.949 to 0.962 and 0.968 to 0.977 on the
+  /// two holdout soundfonts), 0.961 to 0.965 at 20 dB and 0.734 to 0.82 at 0 dB, with false
+  /// alarms on unvoiced frames 0.010 to 0.035 at 10 dB; clean and reverberant files unchanged.
+  /// It costs three more transforms in the frames it runs in.
+  public var subtractsNoise = true
 
   /// Creates a configuration.
   ///
@@ -69,7 +84,7 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case sampleRate, minimumFrequencyHz, maximumFrequencyHz, hopSize, windowSeconds
-    case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation
+    case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation, subtractsNoise
   }
 
   /// Decodes a configuration; the settings added after the first five (the voicing gate, the
@@ -92,6 +107,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
       try container.decodeIfPresent(Resampler.Quality.self, forKey: .decimatorQuality) ?? defaults.decimatorQuality
     noiseCompensation =
       try container.decodeIfPresent(Double.self, forKey: .noiseCompensation) ?? defaults.noiseCompensation
+    subtractsNoise =
+      try container.decodeIfPresent(Bool.self, forKey: .subtractsNoise) ?? defaults.subtractsNoise
   }
 
   /// Checks that the values can be analyzed.
