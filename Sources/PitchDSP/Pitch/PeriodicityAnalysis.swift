@@ -392,6 +392,8 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     // Under strong steady noise, the noise is subtracted from the frame's spectrum instead of
     // discounted (the window's power above, which the noise floor learns from, stays the raw one).
+    // `subtractNoise()` leaves the denoised frame's spectrum in B (before the frame is cut to
+    // its length: the correlation at the lags used never reaches past it).
     if configuration.subtractsNoise, compensating, noiseShare > Self.subtractionNoiseShare,
       quietestEnergy >= Self.steadyNoiseRatio * noiseZero
     {
@@ -399,8 +401,9 @@ struct PeriodicityAnalysis: ~Copyable {
       for i in margin..<(margin + w) { windowed[i] = frame[i] }
       fft._withUnsafeGuaranteedRef { $0.forwardReal(input, real: aRe, imaginary: aIm) }
       compensating = false
+    } else {
+      fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
     }
-    fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
     multiplyConjugate(aRe, aIm, by: bRe, bIm)
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)
@@ -460,8 +463,8 @@ extension PeriodicityAnalysis {
   static let overSubtraction: Float = 1.5
   static let subtractionFloor: Float = 0.1
 
-  /// Takes the learned steady noise out of the frame (``overSubtraction``, ``subtractionFloor``)
-  /// and recomputes its prefix energies.
+  /// Takes the learned steady noise out of the frame (``overSubtraction``, ``subtractionFloor``),
+  /// recomputes its prefix energies and leaves the denoised spectrum in `spectrumB`.
   @_noLocks
   private mutating func subtractNoise() {
     let size = plan.fftSize
@@ -480,6 +483,7 @@ extension PeriodicityAnalysis {
       bRe[k] *= g
       bIm[k] *= g
     }
+    // The denoised frame, in `correlation` for now (its spectrum stays in B).
     let output = correlation
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(real: UnsafeBufferPointer(bRe), imaginary: UnsafeBufferPointer(bIm), output: output)
