@@ -344,8 +344,9 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     let margin = plan.lagMargin
     let rawWindowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
-    quietestEnergy =
-      quietestEnergy < 0 ? rawWindowEnergy : min(rawWindowEnergy, quietestEnergy * quietestGrowth)
+    // Digital silence counts as −120 dBFS, from where the quietest energy can rise again.
+    let floored = max(rawWindowEnergy, 1e-12 * Double(w))
+    quietestEnergy = quietestEnergy < 0 ? floored : min(floored, quietestEnergy * quietestGrowth)
     let meanSquare = rawWindowEnergy / Double(w)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     levelDBFS = meanSquare > 0 ? 10 * _unsafePerformance { log10(meanSquare) } : -.infinity
@@ -364,10 +365,6 @@ struct PeriodicityAnalysis: ~Copyable {
       return true
     }
 
-    // r(τ) = Σ_j a[j]·x[j+τ], with the window a kept where it is in the frame (from `margin`):
-    // A = F(a), B = F(x), r = F⁻¹(conj(A)·B), with r(−τ) at index size − τ (no wrap-around:
-    // every j + τ stays inside the frame). Keeping the window in place also leaves conj(A)·B
-    // as the spectrum of r itself, which ``refinedLag(_:)`` interpolates.
     let fft = self.fft
     let compensation = configuration.noiseCompensation
     // The steady noise's share of d(τ), 2·W·(R(0) − R(τ)) with R its autocorrelation per sample
@@ -382,6 +379,10 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     let noiseZero = Double(noiseCorrelation[0])
     noiseShare = compensating && rawWindowEnergy > 0 ? min(1, noiseZero / rawWindowEnergy) : 0
+    // r(τ) = Σ_j a[j]·x[j+τ], with the window a kept where it is in the frame (from `margin`):
+    // A = F(a), B = F(x), r = F⁻¹(conj(A)·B), with r(−τ) at index size − τ (no wrap-around:
+    // every j + τ stays inside the frame). Keeping the window in place also leaves conj(A)·B
+    // as the spectrum of r itself, which ``refinedLag(_:)`` interpolates.
     let (aRe, aIm, bRe, bIm) = (spectrumARe, spectrumAIm, spectrumBRe, spectrumBIm)
     let (input, whole, output) = (UnsafeBufferPointer(windowed), UnsafeBufferPointer(frame), correlation)
     // Only the window's span is ever written: the rest of `windowed` stays zero from `init`.
@@ -455,8 +456,9 @@ extension PeriodicityAnalysis {
   /// noise is under every window; renders with digital silence between notes, whose "noise" is
   /// learned from attacks and release tails, are left alone)...
   static let steadyNoiseRatio = 0.5
-  /// ...where the quietest window's energy may rise by this much per second (after a silence,
-  /// noise that has started counts as steady once it has lasted long enough).
+  /// ...where the quietest window's energy may rise by this much per second (digital silence
+  /// counting as −120 dBFS: after a lead-in of silence, noise at −60 dBFS counts as steady
+  /// after about 10 s; 20 dB/s let the subtraction into clean renders, −8 and −6 frames).
   static let quietestRiseDecibelsPerSecond = 6.0
   /// Power spectral subtraction's over-subtraction factor (Berouti et al. 1979) and floor: each
   /// bin is scaled by `max(floor, 1 − factor·N/|X|²)`.

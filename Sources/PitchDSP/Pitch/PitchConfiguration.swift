@@ -49,19 +49,21 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   public var noiseCompensation: Double = 0.8
   /// Whether a frame under strong steady noise is denoised before its difference function is
   /// formed (default `true`; needs ``noiseCompensation`` above 0, which learns the noise). When
-  /// the learned noise holds more than a tenth of the window's energy, and it is steady (no
-  /// window in the last seconds was much quieter than it: a file with digital silence between its
-  /// notes never qualifies), each bin of the frame's spectrum is scaled by
+  /// the learned noise holds more than a tenth of the window's energy and is steady (no window of
+  /// the last seconds much quieter than it), each bin of the frame's spectrum is scaled by
   /// `max(0.1, 1 − 1.5·N/|X|²)` (power spectral subtraction with Berouti's over-subtraction and a
   /// spectral floor) and the difference function is taken from what is left instead of
   /// discounting the noise's expected share: the discount leaves the noise's random part, which
-  /// fills the dip of a note about as loud as the noise or quieter, while a note's partials stand far
-  /// above the noise in their own bins. In `Evaluation/pitch`, pYIN's raw pitch accuracy on the
-  /// renders rose from 0.935 to 0.950 at 10 dB SNR (0.949 to 0.962 and 0.968 to 0.977 on the
-  /// two holdout soundfonts), 0.961 to 0.965 at 20 dB and 0.734 to 0.853 at 0 dB (synthesized
-  /// tones at 10 dB: 0.938 to 0.978), with false alarms on unvoiced frames 0.010 to 0.035 at
-  /// 10 dB; clean and reverberant files unchanged. It costs two more transforms in the frames it
-  /// runs in.
+  /// fills the dip of a note about as loud as the noise or quieter, while a note's partials stand
+  /// far above the noise in their own bins. "Steady" is judged by the quietest window, which may
+  /// rise by 6 dB a second: a file with digital silence between its notes (whose "noise" is
+  /// learned from attacks and release tails) never qualifies, and after a lead-in of digital
+  /// silence the subtraction starts once that has risen to the noise (about 10 s for noise at
+  /// −60 dBFS). In `Evaluation/pitch`, pYIN's raw pitch accuracy on the renders rose from 0.935
+  /// to 0.950 at 10 dB SNR (0.949 to 0.962 and 0.968 to 0.977 on the two holdout soundfonts),
+  /// 0.961 to 0.965 at 20 dB and 0.734 to 0.853 at 0 dB (synthesized tones at 10 dB: 0.938 to
+  /// 0.978), with false alarms on unvoiced frames 0.010 to 0.035 at 10 dB; clean and reverberant
+  /// files unchanged. It costs two more transforms in the frames it runs in.
   public var subtractsNoise = true
 
   /// Creates a configuration.
@@ -85,7 +87,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
 
   private enum CodingKeys: String, CodingKey {
     case sampleRate, minimumFrequencyHz, maximumFrequencyHz, hopSize, windowSeconds
-    case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation, subtractsNoise
+    case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation
+    case subtractsNoise
   }
 
   /// Decodes a configuration; the settings added after the first five (the voicing gate, the
