@@ -34,18 +34,8 @@ func registerOnsetBenchmark<Detector: OnsetDetector>(_ name: String, make: @esca
     }
     let onsets = UnsafeMutableBufferPointer<Onset>.allocate(capacity: detector.maximumOnsets(forFrames: block))
     onsets.initialize(repeating: Onset(time: 0, strength: 0))
-    benchmark.startMeasurement()
-    var found = 0
-    for _ in benchmark.scaledIterations {
-      var offset = 0
-      while offset < frames {
-        let n = min(block, frames - offset)
-        found += detector.process(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)]), into: onsets)
-        offset += n
-      }
-    }
-    benchmark.stopMeasurement()
-    blackHole(found)
+    blackHole(
+      measureInBlocks(benchmark, input: input, block: block) { detector.process($0, into: onsets) })
     input.deallocate()
     onsets.deallocate()
   }

@@ -57,18 +57,8 @@ private func pitchBenchmark(
     fill(input, rate)
     let output = UnsafeMutableBufferPointer<PitchEstimate>.allocate(capacity: estimator.maximumEstimates(forFrames: block))
     output.initialize(repeating: PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0))
-    benchmark.startMeasurement()
-    var produced = 0
-    for _ in benchmark.scaledIterations {
-      var offset = 0
-      while offset < frames {
-        let n = min(block, frames - offset)
-        produced += estimator.process(UnsafeBufferPointer(rebasing: input[offset..<(offset + n)]), into: output)
-        offset += n
-      }
-    }
-    benchmark.stopMeasurement()
-    blackHole(produced)
+    blackHole(
+      measureInBlocks(benchmark, input: input, block: block) { estimator.process($0, into: output) })
     input.deallocate()
     output.deallocate()
   }

@@ -21,19 +21,10 @@ func resamplerBenchmarks() {
         for i in 0..<frames { input[i] = Float(sin(Double(i) * 0.05)) }
         let output = UnsafeMutableBufferPointer<Float>.allocate(
           capacity: resampler.maximumOutputFrames)
-        benchmark.startMeasurement()
-        var produced = 0
-        for _ in benchmark.scaledIterations {
-          var offset = 0
-          while offset < frames {
-            let n = min(block, frames - offset)
-            produced += resampler.process(
-              input: UnsafeBufferPointer(rebasing: input[offset..<(offset + n)]), output: output)
-            offset += n
-          }
-        }
-        benchmark.stopMeasurement()
-        blackHole(produced)
+        blackHole(
+          measureInBlocks(benchmark, input: input, block: block) {
+            resampler.process(input: $0, output: output)
+          })
         input.deallocate()
         output.deallocate()
       }
