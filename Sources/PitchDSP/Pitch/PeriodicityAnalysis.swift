@@ -334,14 +334,7 @@ struct PeriodicityAnalysis: ~Copyable {
       UnsafeMutableRawPointer(frame.baseAddress! + head).copyMemory(from: ring.baseAddress!, byteCount: (n - head) * floatSize)
     }
 
-    // Energies: prefix sums of squares in double precision.
-    var sum = 0.0
-    prefixEnergy[0] = 0
-    for i in 0..<n {
-      let x = Double(frame[i])
-      sum += x * x
-      prefixEnergy[i + 1] = sum
-    }
+    computePrefixEnergy()
     let margin = plan.lagMargin
     let rawWindowEnergy = prefixEnergy[margin + w] - prefixEnergy[margin]
     // Digital silence counts as −120 dBFS, from where the quietest energy can rise again.
@@ -490,11 +483,17 @@ extension PeriodicityAnalysis {
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(real: UnsafeBufferPointer(bRe), imaginary: UnsafeBufferPointer(bIm), output: output)
     }
+    for i in 0..<n { frame[i] = output[i] }
+    computePrefixEnergy()
+  }
+
+  /// The frame's energies: prefix sums of its squares, in double precision.
+  @_noLocks
+  private func computePrefixEnergy() {
     var sum = 0.0
     prefixEnergy[0] = 0
-    for i in 0..<n {
-      frame[i] = output[i]
-      let x = Double(output[i])
+    for i in 0..<plan.frameLength {
+      let x = Double(frame[i])
       sum += x * x
       prefixEnergy[i + 1] = sum
     }
