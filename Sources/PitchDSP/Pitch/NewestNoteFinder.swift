@@ -8,11 +8,14 @@ import Foundation
 /// at a period the two notes share, and hardly at the new one, and pYIN's candidates hold the old
 /// note. Melody follows the newest note, so a frame whose residual repeats at a pitch the frame's
 /// likeliest candidate has not held lately (``noveltySeconds``) and whose level has just risen
-/// (``riseDecibels``; or which continues such a note from the frame before) yields that pitch as
-/// a candidate. The note cancelled is the *reference*: the likeliest candidate's pitch while it
-/// stays within ``followCents`` of itself, and another pitch only once that has been the likeliest
-/// for ``referenceSeconds`` (a mixture's shared period, the likeliest for a few frames, is not a
-/// note to cancel).
+/// (``riseDecibels``; or which continues such a note from one of the ``continuationFrames``
+/// frames before) yields that pitch as a candidate. The note cancelled is the *reference*: the
+/// likeliest candidate's pitch while it stays within ``followCents`` of itself, and another pitch
+/// only once that has been the likeliest for ``referenceSeconds`` (a mixture's shared period, the
+/// likeliest for a few frames, is not a note to cancel). While a new note is being found the
+/// reference stays where it is: the mixture's dip then drifts from the old period towards the
+/// new one in steps the reference would follow, and cancelling that drifting pitch leaves
+/// neither note.
 ///
 /// The residual is computed only where it can matter: when the likeliest candidate's dip is no
 /// deeper than ``triggerDepth`` (a clean held note dips deeper) and steady noise is under a tenth
@@ -22,6 +25,16 @@ import Foundation
 struct NewestNoteFinder: ~Copyable {
   /// The residual's `d′` must dip below this for a period.
   static let residualThreshold: Float = 0.3
+  /// The residual's first dip hands over to one near its triple at most this fraction as deep
+  /// (``residualPeriod(_:plan:referenceLag:)``)...
+  static let handOverRatio: Float = 0.3
+  /// ...when its own value is at least this...
+  static let handOverFloor: Float = 0.02
+  /// ...and the lowest value near its double at least this fraction of its own.
+  static let doubleRatio: Float = 0.75
+  /// A note found in one of this many frames before is continued without a new rise (one frame
+  /// of the attack may leave the residual without a clear dip).
+  static let continuationFrames = 2
   /// The residual must hold at least this share of the frame's energy.
   static let minimumResidualShare = 0.05
   /// The residual is looked at when the likeliest candidate's dip is no deeper than this.
@@ -54,8 +67,9 @@ struct NewestNoteFinder: ~Copyable {
   private var pendingFrames = 0
   /// The residual's level in the frame before (dBFS; −∞: not computed).
   private var previousResidualLevel = -Double.infinity
-  /// The bin of the note found in the frame before, or −1.
+  /// The bin of the last note found, or −1, and the frames since.
   private var foundBin = -1
+  private var framesSinceFound = Int.max / 2
 
   /// - Parameter hopSeconds: The analysis hop.
   init(hopSeconds: Double) {
@@ -77,6 +91,7 @@ struct NewestNoteFinder: ~Copyable {
     pendingFrames = 0
     previousResidualLevel = -.infinity
     foundBin = -1
+    framesSinceFound = Int.max / 2
   }
 
   /// The newest note in the frame `analysis` just analyzed, given its likeliest candidate
@@ -89,15 +104,18 @@ struct NewestNoteFinder: ~Copyable {
       recentBins[recentIndex] = likeliest?.bin ?? -1
       recentIndex = (recentIndex + 1) % noveltyFrames
     }
-    let previousFound = foundBin
-    foundBin = -1
+    // The note found in one of the last ``continuationFrames`` frames, or −1.
+    let previousFound = framesSinceFound < Self.continuationFrames ? foundBin : -1
+    framesSinceFound += 1
     guard let likeliest else {
+      foundBin = -1
       referenceHz = 0
       pendingFrames = 0
       previousResidualLevel = -.infinity
       return nil
     }
-    follow(likeliest.frequencyHz)
+    // While a new note is being found, the likeliest pitch is the mixture's, not the note to cancel.
+    if previousFound < 0 { follow(likeliest.frequencyHz) }
     let plan = analysis.plan
     let lag = min(Int(plan.analysisRate / likeliest.frequencyHz + 0.5), plan.maximumLag)
     let depth = parabolicExtremum(analysis.normalizedDifference, at: lag)
@@ -106,35 +124,68 @@ struct NewestNoteFinder: ~Copyable {
       previousResidualLevel = -.infinity
       return nil
     }
-    let share = analysis.cancelPeriod(plan.analysisRate / referenceHz)
+    let referenceLag = plan.analysisRate / referenceHz
+    let share = analysis.cancelPeriod(referenceLag)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     let level = share > 0 ? analysis.levelDBFS + 10 * _unsafePerformance { log10(share) } : -.infinity
     let rise = level - previousResidualLevel
     previousResidualLevel = level
     guard share >= Self.minimumResidualShare else { return nil }
-    // The residual's period: its first dip below the threshold.
     let d = analysis.residual.difference
-    var tau = max(plan.minimumLag, 1)
-    while tau < plan.maximumLag,
-      !(d[tau] < Self.residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1])
-    {
-      tau += 1
-    }
-    guard tau < plan.maximumLag else { return nil }
+    guard let tau = Self.residualPeriod(d, plan: plan, referenceLag: referenceLag) else { return nil }
     let frequency = plan.analysisRate / (Double(tau) + parabolicOffset(d, at: tau))
     let bin = bins.bin(frequency)
     guard bin >= 0,
       min(cents(frequency, likeliest.frequencyHz), cents(frequency, referenceHz)) > Self.minimumCents
     else { return nil }
     // A multiple of the cancelled period (the period the two notes share, or what is left of
-    // the cancelled note) is no new note.
-    let multiple = Double(Int(referenceHz / frequency + 0.5))
-    if multiple >= 2, cents(frequency * multiple, referenceHz) < 50 { return nil }
+    // the cancelled note) or of the likeliest one is no new note.
+    if isSubharmonic(frequency, of: referenceHz) || isSubharmonic(frequency, of: likeliest.frequencyHz) {
+      return nil
+    }
     let continues = previousFound >= 0 && abs(previousFound - bin) <= 2
     guard continues || rise >= Self.riseDecibels else { return nil }
     for k in 0..<noveltyFrames where abs(recentBins[k] - bin) <= 2 { return nil }
     foundBin = bin
+    framesSinceFound = 0
     return (frequency, bin)
+  }
+
+  /// The residual's period (a lag of `plan`) from its `d′`, `d`, once the period `referenceLag`
+  /// is cancelled: its first dip below ``residualThreshold``, or the dip near three times that
+  /// lag when the first dip is a third of the period, or `nil`.
+  ///
+  /// A new note with a strong third partial (a horn's, a trombone's) dips the residual at a third
+  /// of its period, shallower than at the period itself: that first dip hands over to the dip
+  /// near its triple when the triple's is at most ``handOverRatio`` as deep, while the dip near its
+  /// double is not much deeper than its own (``doubleRatio``: were the first dip the period, the
+  /// residual would repeat there too) and the triple is no period the new note shares with the
+  /// cancelled one (what is left of that note dips it).
+  @_noLocks
+  static func residualPeriod(_ d: UnsafeMutableBufferPointer<Float>, plan: PeriodicityPlan, referenceLag: Double)
+    -> Int?
+  {
+    var tau = max(plan.minimumLag, 1)
+    while tau < plan.maximumLag, !(d[tau] < residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1]) {
+      tau += 1
+    }
+    guard tau < plan.maximumLag else { return nil }
+    let own = d[tau]
+    let target = 3 * tau
+    let reach = 3 + target / 20
+    guard own > handOverFloor, target + reach < plan.maximumLag else { return tau }
+    let shared = Double(target) / referenceLag
+    guard abs(shared - Double(Int(shared + 0.5))) * referenceLag > Double(reach) else { return tau }
+    var double = Float.infinity
+    for lag in (2 * tau - reach)...(2 * tau + reach) { double = min(double, d[lag]) }
+    guard double >= doubleRatio * own else { return tau }
+    var period = tau
+    var best = own * handOverRatio
+    for lag in (target - reach)...(target + reach) where d[lag] < best && d[lag] < d[lag - 1] && d[lag] <= d[lag + 1] {
+      best = d[lag]
+      period = lag
+    }
+    return period
   }
 
   /// Moves the reference with the likeliest pitch `frequency`.
@@ -155,6 +206,13 @@ struct NewestNoteFinder: ~Copyable {
       pendingFrames = 1
     }
   }
+}
+
+/// Whether `frequency` is within 50 cents of `pitch / k` for a whole `k` of at least 2.
+@_noLocks
+private func isSubharmonic(_ frequency: Double, of pitch: Double) -> Bool {
+  let multiple = Double(Int(pitch / frequency + 0.5))
+  return multiple >= 2 && cents(frequency * multiple, pitch) < 50
 }
 
 /// The distance between two frequencies in cents.
