@@ -41,7 +41,8 @@ struct NewestNoteFinder: ~Copyable {
   static let triggerDepth: Float = 0.06
   /// ...and the steady noise is at most this share of the frame's energy.
   static let maximumNoiseShare = 0.1
-  /// A new note's residual level rises by at least this from the frame before (dB).
+  /// A new note's residual level rises by at least this over the last two frames (dB), from the
+  /// lower of their levels.
   static let riseDecibels = 3.0
   /// A new note is at least this far from the likeliest candidate and the reference (cents).
   static let minimumCents = 60.0
@@ -67,6 +68,8 @@ struct NewestNoteFinder: ~Copyable {
   private var pendingFrames = 0
   /// The residual's level in the frame before (dBFS; −∞: not computed).
   private var previousResidualLevel = -Double.infinity
+  /// ...and in the frame before that.
+  private var earlierResidualLevel = -Double.infinity
   /// The bin of the last note found, or −1, and the frames since.
   private var foundBin = -1
   private var framesSinceFound = Int.max / 2
@@ -90,6 +93,7 @@ struct NewestNoteFinder: ~Copyable {
     referenceHz = 0
     pendingFrames = 0
     previousResidualLevel = -.infinity
+    earlierResidualLevel = -.infinity
     foundBin = -1
     framesSinceFound = Int.max / 2
   }
@@ -112,6 +116,7 @@ struct NewestNoteFinder: ~Copyable {
       referenceHz = 0
       pendingFrames = 0
       previousResidualLevel = -.infinity
+      earlierResidualLevel = -.infinity
       return nil
     }
     // While a new note is being found, the likeliest pitch is the mixture's, not the note to cancel.
@@ -122,13 +127,19 @@ struct NewestNoteFinder: ~Copyable {
     guard analysis.noiseShare <= Self.maximumNoiseShare, previousFound >= 0 || depth >= Self.triggerDepth
     else {
       previousResidualLevel = -.infinity
+      earlierResidualLevel = -.infinity
       return nil
     }
     let referenceLag = plan.analysisRate / referenceHz
     let share = analysis.cancelPeriod(referenceLag)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     let level = share > 0 ? analysis.levelDBFS + 10 * _unsafePerformance { log10(share) } : -.infinity
-    let rise = level - previousResidualLevel
+    // The rise over the last two frames: from the lower level computed (a bowed or blown attack
+    // may take 20 ms to rise 3 dB).
+    let base =
+      earlierResidualLevel.isFinite ? min(previousResidualLevel, earlierResidualLevel) : previousResidualLevel
+    let rise = level - base
+    earlierResidualLevel = previousResidualLevel
     previousResidualLevel = level
     guard share >= Self.minimumResidualShare else { return nil }
     let d = analysis.residual.difference
@@ -152,8 +163,9 @@ struct NewestNoteFinder: ~Copyable {
   }
 
   /// The residual's period (a lag of `plan`) from its `d′`, `d`, once the period `referenceLag`
-  /// is cancelled: its first dip below ``residualThreshold``, or the dip near three times that
-  /// lag when the first dip is a third of the period, or `nil`.
+  /// is cancelled: its first dip below ``residualThreshold`` (or a deeper one within an eighth of
+  /// its lag, of which the first is a ripple on the flank), or the dip near three times that lag
+  /// when the first dip is a third of the period, or `nil`.
   ///
   /// A new note with a strong third partial (a horn's, a trombone's) dips the residual at a third
   /// of its period, shallower than at the period itself: that first dip hands over to the dip
@@ -170,6 +182,13 @@ struct NewestNoteFinder: ~Copyable {
       tau += 1
     }
     guard tau < plan.maximumLag else { return nil }
+    // A deeper dip within an eighth of the lag makes the first a ripple on its flank (a piano's
+    // stretched partials, beating), as in the frame's own candidates: the period is the deeper.
+    var lag = tau + 1
+    while lag < min(plan.maximumLag, tau + tau / 8 + 1) {
+      if d[lag] < d[tau], d[lag] < d[lag - 1], d[lag] <= d[lag + 1] { tau = lag }
+      lag += 1
+    }
     let own = d[tau]
     let target = 3 * tau
     let reach = 3 + target / 20

@@ -131,4 +131,22 @@ import _TestSupport
     let result = accuracy(estimator.estimates(for: audio.mono), truth: { _ in 82.08 }, from: 0.17, to: 0.65)
     #expect(result.rawPitch >= 0.99, "\(method): \(result)")
   }
+
+  /// A real violin's legato step up a fourth (FluidR3_GM's D4 to G4, the G4 from 0.166 s): the
+  /// G4's residual holds no clear dip in its first frame and then rises 2–2.5 dB a frame, never
+  /// the 3 dB the newest note needed within one frame; measured over two frames it passes, and
+  /// the G4 is followed from 45 ms after its note-on (without: from 65 ms, the frames between
+  /// on the D4 or the period the two share).
+  @Test(arguments: [PitchMethod.pyin, .pyinLive])
+  func aViolinsLegatoStepIsFollowedFromItsFirstRise(method: PitchMethod) throws {
+    let url = try #require(Bundle.module.url(forResource: "Fixtures/violin-legato-fluidr3", withExtension: "wav"))
+    let audio = try WAVReader.readAll(url: url)
+    let configuration = PitchConfiguration(sampleRate: audio.sampleRate)
+    let estimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: audio.frameCount)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let result = accuracy(estimator.estimates(for: audio.mono), truth: { _ in 391.8 }, from: 0.205, to: 0.335)
+    #expect(result.rawPitch == 1, "\(method): \(result)")
+  }
 }
