@@ -184,10 +184,10 @@ struct NewestNoteFinder: ~Copyable {
     guard tau < plan.maximumLag else { return nil }
     // A deeper dip within an eighth of the lag makes the first a ripple on its flank (a piano's
     // stretched partials, beating), as in the frame's own candidates: the period is the deeper.
-    var lag = tau + 1
-    while lag < min(plan.maximumLag, tau + tau / 8 + 1) {
-      if d[lag] < d[tau], d[lag] < d[lag - 1], d[lag] <= d[lag + 1] { tau = lag }
-      lag += 1
+    let first = tau
+    for lag in (first + 1)..<min(plan.maximumLag, first + first / 8 + 1)
+    where d[lag] < d[tau] && d[lag] < d[lag - 1] && d[lag] <= d[lag + 1] {
+      tau = lag
     }
     let own = d[tau]
     let target = 3 * tau
