@@ -6,7 +6,10 @@ import PitchDSP
 /// (100 estimates at the default 10 ms hop). Time per iteration is CPU time per second of audio;
 /// allocations must be 0. The signals: a 220 Hz harmonic tone; and steady white noise
 /// (deterministic) alone for 0.4 s, then with a 220 Hz tone 8 dB under it, so that the noise is
-/// learned and then subtracted from each frame (`PitchConfiguration.subtractsNoise`).
+/// learned and then subtracted from each frame (`PitchConfiguration.subtractsNoise`); and, for
+/// live pyin, a legato change under the louder release of the note before (392 Hz held, then
+/// fading at 30 dB/s under a 293.66 Hz note that swells in over 0.25 s), so that the newest note
+/// is looked for in the previous note's residual.
 func pitchBenchmarks() {
   let makers: [(String, (PitchConfiguration) throws -> any PitchEstimator)] = [
     ("yin", { try YINEstimator(configuration: $0) }),
@@ -34,6 +37,18 @@ func pitchBenchmarks() {
         let tone = 0.029 * (sin(2 * .pi * 220 * t) + 0.5 * sin(4 * .pi * 220 * t))
         input[i] = Float(0.1 * uniform + (i < input.count * 2 / 5 ? 0 : tone))
       }
+    }
+  }
+  pitchBenchmark("Pitch pyin-live 1 s 44.1 kHz, legato change", make: { try ProbabilisticYINEstimator(configuration: $0) }) {
+    input, rate in
+    func note(_ frequency: Double, _ t: Double) -> Double {
+      sin(2 * .pi * frequency * t) + 0.6 * sin(4 * .pi * frequency * t) + 0.4 * sin(6 * .pi * frequency * t)
+    }
+    for i in input.indices {
+      let t = Double(i) / rate
+      let old = t < 0.5 ? 1 : pow(10, -30 * (t - 0.5) / 20)
+      let new = t < 0.5 ? 0 : 0.7 * min(1, (t - 0.5) / 0.25)
+      input[i] = Float(0.1 * (old * note(392, t) + new * note(293.66, t)))
     }
   }
 }
