@@ -20,7 +20,8 @@ func pitchBenchmarks() {
     pitchBenchmark("Pitch \(name) 1 s 44.1 kHz", make: make) { input, rate in
       for i in input.indices {
         let t = Double(i) / rate
-        input[i] = Float(0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
+        input[i] = Float(
+          0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
       }
     }
   }
@@ -39,8 +40,10 @@ func pitchBenchmarks() {
       }
     }
   }
-  pitchBenchmark("Pitch pyin-live 1 s 44.1 kHz, legato change", make: { try ProbabilisticYINEstimator(configuration: $0) }) {
-    input, rate in
+  let live: (PitchConfiguration) throws -> any PitchEstimator = {
+    try ProbabilisticYINEstimator(configuration: $0)
+  }
+  pitchBenchmark("Pitch pyin-live 1 s 44.1 kHz, legato change", make: live) { input, rate in
     func note(_ frequency: Double, _ t: Double) -> Double {
       sin(2 * .pi * frequency * t) + 0.6 * sin(4 * .pi * frequency * t) + 0.4 * sin(6 * .pi * frequency * t)
     }
@@ -70,7 +73,8 @@ private func pitchBenchmark(
     let frames = Int(rate)
     let input = UnsafeMutableBufferPointer<Float>.allocate(capacity: frames)
     fill(input, rate)
-    let output = UnsafeMutableBufferPointer<PitchEstimate>.allocate(capacity: estimator.maximumEstimates(forFrames: block))
+    let output = UnsafeMutableBufferPointer<PitchEstimate>.allocate(
+      capacity: estimator.maximumEstimates(forFrames: block))
     output.initialize(repeating: PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: 0))
     blackHole(
       measureInBlocks(benchmark, input: input, block: block) { estimator.process($0, into: output) })

@@ -174,11 +174,12 @@ struct NewestNoteFinder: ~Copyable {
   /// residual would repeat there too) and the triple is no period the new note shares with the
   /// cancelled one (what is left of that note dips it).
   @_noLocks
-  static func residualPeriod(_ d: UnsafeMutableBufferPointer<Float>, plan: PeriodicityPlan, referenceLag: Double)
-    -> Int?
-  {
+  static func residualPeriod(
+    _ d: UnsafeMutableBufferPointer<Float>, plan: PeriodicityPlan, referenceLag: Double
+  ) -> Int? {
     var tau = max(plan.minimumLag, 1)
-    while tau < plan.maximumLag, !(d[tau] < residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1]) {
+    while tau < plan.maximumLag, !(d[tau] < residualThreshold && d[tau] < d[tau - 1] && d[tau] <= d[tau + 1])
+    {
       tau += 1
     }
     guard tau < plan.maximumLag else { return nil }
@@ -200,7 +201,8 @@ struct NewestNoteFinder: ~Copyable {
     guard double >= doubleRatio * own else { return tau }
     var period = tau
     var best = own * handOverRatio
-    for lag in (target - reach)...(target + reach) where d[lag] < best && d[lag] < d[lag - 1] && d[lag] <= d[lag + 1] {
+    for lag in (target - reach)...(target + reach)
+    where d[lag] < best && d[lag] < d[lag - 1] && d[lag] <= d[lag + 1] {
       best = d[lag]
       period = lag
     }
