@@ -269,12 +269,11 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     let noise = Self.generator.whiteNoise(length: .seconds(3), seed: 7)
     var signal = noise.map { 0.05 * $0 }
     // Three 0.5 s notes from 1 s on, 0.25 s apart, as strong as the noise.
-    let noisePower = signal.reduce(0) { $0 + Double($1) * Double($1) } / Double(signal.count)
+    let noiseRMS = Signal.rms(signal)
     let frequencies = [220.0, 330.0, 262.0]
     for (k, frequency) in frequencies.enumerated() {
       let tone = Self.generator.harmonicTone(fundamentalHz: frequency, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(0.5))
-      let power = tone.reduce(0) { $0 + Double($1) * Double($1) } / Double(tone.count)
-      let gain = (noisePower / power).squareRoot()
+      let gain = noiseRMS / Signal.rms(tone)
       let start = Int((1 + 0.75 * Double(k)) * rate)
       for i in tone.indices { signal[start + i] += Float(gain) * tone[i] }
     }
@@ -310,13 +309,12 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
   func notesUnderSteadyNoiseAreFoundWithTheNoiseSubtracted(method: PitchMethod) throws {
     let rate = Self.rate
     var signal = Self.generator.whiteNoise(length: .seconds(3), seed: 11).map { 0.1 * $0 }
-    let noisePower = signal.reduce(0) { $0 + Double($1) * Double($1) } / Double(signal.count)
+    let noiseRMS = Signal.rms(signal)
     let frequencies = [196.0, 294.0, 147.0]
     for (k, frequency) in frequencies.enumerated() {
       let tone = Self.generator.harmonicTone(
         fundamentalHz: frequency, partialAmplitudes: [1, 0.6, 0.4, 0.25], length: .seconds(0.5))
-      let power = tone.reduce(0) { $0 + Double($1) * Double($1) } / Double(tone.count)
-      let gain = (0.25 * noisePower / power).squareRoot()
+      let gain = 0.5 * noiseRMS / Signal.rms(tone)
       let start = Int((1 + 0.75 * Double(k)) * rate)
       for i in tone.indices { signal[start + i] += Float(gain) * tone[i] }
     }
@@ -366,11 +364,10 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     let rate = Self.rate
     let lead = [Float](repeating: 0, count: Int(0.3 * rate))
     var noisy = Self.generator.whiteNoise(length: .seconds(12), seed: 3).map { 0.002 * $0 }
-    let noisePower = noisy.reduce(0) { $0 + Double($1) * Double($1) } / Double(noisy.count)
+    let noiseRMS = Signal.rms(noisy)
     let tone = Self.generator.harmonicTone(
       fundamentalHz: 220, partialAmplitudes: [1, 0.6, 0.4, 0.25], length: .seconds(0.5))
-    let power = tone.reduce(0) { $0 + Double($1) * Double($1) } / Double(tone.count)
-    let gain = Float((0.25 * noisePower / power).squareRoot())
+    let gain = Float(0.5 * noiseRMS / Signal.rms(tone))
     let start = Int(11 * rate)
     for i in tone.indices { noisy[start + i] += gain * tone[i] }
     let signal = lead + noisy
