@@ -191,22 +191,16 @@ struct NewestNoteFinder: ~Copyable {
       tau = lag
     }
     let own = d[tau]
-    let target = 3 * tau
-    let reach = 3 + target / 20
-    guard own > handOverFloor, target + reach < plan.maximumLag else { return tau }
-    let shared = Double(target) / referenceLag
+    guard own > handOverFloor,
+      let triple = PeriodicityAnalysis.multipleDip(in: d, of: tau, times: 3, maximumLag: plan.maximumLag),
+      d[triple] < own * handOverRatio
+    else { return tau }
+    let reach = PeriodicityAnalysis.multipleReach(of: tau, times: 3)
+    let shared = Double(3 * tau) / referenceLag
     guard abs(shared - Double(Int(shared + 0.5))) * referenceLag > Double(reach) else { return tau }
     var double = Float.infinity
     for lag in (2 * tau - reach)...(2 * tau + reach) { double = min(double, d[lag]) }
-    guard double >= doubleRatio * own else { return tau }
-    var period = tau
-    var best = own * handOverRatio
-    for lag in (target - reach)...(target + reach)
-    where d[lag] < best && d[lag] < d[lag - 1] && d[lag] <= d[lag + 1] {
-      best = d[lag]
-      period = lag
-    }
-    return period
+    return double >= doubleRatio * own ? triple : tau
   }
 
   /// Moves the reference with the likeliest pitch `frequency`.

@@ -578,13 +578,27 @@ extension PeriodicityAnalysis {
   /// partials.)
   @_noLocks
   private func multipleDip(of tau: Int, times multiple: Int) -> Int? {
-    let d = normalizedDifference
+    Self.multipleDip(in: normalizedDifference, of: tau, times: multiple, maximumLag: plan.maximumLag)
+  }
+
+  /// ``multipleDip(of:times:)`` in any difference function `d` whose lags run to `maximumLag`
+  /// (a residual's too: ``NewestNoteFinder/residualPeriod(_:plan:referenceLag:)``).
+  @_noLocks
+  static func multipleDip(
+    in d: UnsafeMutableBufferPointer<Float>, of tau: Int, times multiple: Int, maximumLag: Int
+  ) -> Int? {
     let target = multiple * tau
-    let reach = multiple == 2 ? max(2, target / 40) : multiple + target / 20
-    guard target - reach > tau, target + reach < plan.maximumLag else { return nil }
+    let reach = multipleReach(of: tau, times: multiple)
+    guard target - reach > tau, target + reach < maximumLag else { return nil }
     var best = target - reach
     for lag in (target - reach)...(target + reach) where d[lag] < d[best] { best = lag }
     return best > target - reach && best < target + reach ? best : nil
+  }
+
+  /// How far ``multipleDip(of:times:)`` searches either way round `multiple · tau`.
+  @_noLocks
+  static func multipleReach(of tau: Int, times multiple: Int) -> Int {
+    multiple == 2 ? max(2, multiple * tau / 40) : multiple + multiple * tau / 20
   }
 
   /// Lags (samples per period) below which ``refinedLag(_:)`` refines the parabola's estimate.
