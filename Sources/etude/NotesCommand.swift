@@ -28,6 +28,8 @@ struct NotesCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
+  @OptionGroup var lookAhead: LookAheadOptions
+
   @OptionGroup var rawInput: RawInputOptions
 
   func run() throws {
@@ -42,7 +44,9 @@ struct NotesCommand: ParsableCommand {
         String(format: "%.3f\t%.3f\t%.2f\t", segment.start, segment.end, segment.frequencyHz)
           + "\(name)\t\(cents)\t\(segment.boundary == .onset ? "onset" : "legato")")
     }
-    try trackPitch(input, configuration: configuration, method: method) { estimates in
+    let lookAheadFrames = try lookAhead.frames(hopSeconds: configuration.hopSeconds)
+    try trackPitch(input, configuration: configuration, method: method, lookAheadFrames: lookAheadFrames) {
+      estimates in
       for estimate in estimates {
         if let segment = segmenter.process(estimate) { print(segment) }
       }

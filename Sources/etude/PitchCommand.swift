@@ -11,7 +11,8 @@ struct PitchCommand: ParsableCommand {
       Prints time_s<TAB>frequency_hz<TAB>confidence, one line per hop; the time is the centre of \
       the analysis frame and the frequency 0 when the frame is unvoiced. Methods: pyin (default \
       for files: probabilistic YIN, best path over the whole file), pyin-live (default for \
-      standard input: the same with a fixed 80 ms look-ahead, printed as it goes), yin, mpm. \
+      standard input: the same with a fixed look-ahead, 80 ms unless --look-ahead-ms says \
+      otherwise, printed as it goes), yin, mpm. \
       Use - to read raw PCM from standard input (with --rate, --format and --channels).
       """)
 
@@ -30,17 +31,22 @@ struct PitchCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
+  @OptionGroup var lookAhead: LookAheadOptions
+
   @OptionGroup var rawInput: RawInputOptions
 
   func validate() throws {
     guard hopMs >= 1, hopMs <= 100 else { throw ValidationError("--hop-ms must be within 1...100") }
+    _ = try lookAhead.frames(hopSeconds: hopMs / 1000)
   }
 
   func run() throws {
     let input = try MonoInput(file: file, raw: rawInput)
     let configuration = PitchConfiguration(
       sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz, hopSeconds: hopMs / 1000)
-    try trackPitch(input, configuration: configuration, method: method) { estimates in
+    let lookAheadFrames = try lookAhead.frames(hopSeconds: configuration.hopSeconds)
+    try trackPitch(input, configuration: configuration, method: method, lookAheadFrames: lookAheadFrames) {
+      estimates in
       var text = ""
       for estimate in estimates {
         text += String(format: "%.3f\t%.3f\t%.3f\n", estimate.time, estimate.frequencyHz, estimate.confidence)
@@ -53,9 +59,12 @@ struct PitchCommand: ParsableCommand {
 /// Runs a pitch estimator over `input`, handing each batch of estimates to `emit` as soon as it
 /// is made (for a stream, while the audio arrives).
 ///
-/// - Parameter method: The method; `nil` picks pyin for files and pyin-live for streams.
+/// - Parameters:
+///   - method: The method; `nil` picks pyin for files and pyin-live for streams.
+///   - lookAheadFrames: pyin-live's look-ahead, in hops.
 func trackPitch(
-  _ input: MonoInput, configuration: PitchConfiguration, method: PitchMethod?, emit: (ArraySlice<PitchEstimate>) -> Void
+  _ input: MonoInput, configuration: PitchConfiguration, method: PitchMethod?, lookAheadFrames: Int = 8,
+  emit: (ArraySlice<PitchEstimate>) -> Void
 ) throws {
   let chosen = method ?? (input.isStream ? .pyinLive : .pyin)
   var samples: [Float] = []
@@ -63,7 +72,8 @@ func trackPitch(
   switch chosen {
   case .yin: estimator = try YINEstimator(configuration: configuration)
   case .mpm: estimator = try MPMEstimator(configuration: configuration)
-  case .pyinLive: estimator = try ProbabilisticYINEstimator(configuration: configuration)
+  case .pyinLive:
+    estimator = try ProbabilisticYINEstimator(configuration: configuration, lagFrames: lookAheadFrames)
   case .pyin:
     // The best path needs the length: known for a WAV file; for a stream, read it all first.
     var frameCount = input.frameCount
