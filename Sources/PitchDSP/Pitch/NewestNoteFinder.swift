@@ -98,13 +98,16 @@ struct NewestNoteFinder: ~Copyable {
   }
 
   /// The newest note in the frame `analysis` just analyzed, given its likeliest candidate
-  /// (`nil`: none, an unvoiced frame): its frequency and pitch bin, or `nil`.
+  /// (`nil`: none, an unvoiced frame): its frequency and pitch bin, or `nil`. `held`: whether that
+  /// candidate is likely enough to count as a pitch held (one that later frames' new notes must
+  /// differ from, ``noveltySeconds``); the likeliest of a frame of noise is not.
   @_noLocks
   mutating func find(
-    in analysis: borrowing PeriodicityAnalysis, bins: PitchBins, likeliest: (frequencyHz: Double, bin: Int)?
+    in analysis: borrowing PeriodicityAnalysis, bins: PitchBins, likeliest: (frequencyHz: Double, bin: Int)?,
+    held: Bool
   ) -> (frequencyHz: Double, bin: Int)? {
     defer {
-      recentBins[recentIndex] = likeliest?.bin ?? -1
+      recentBins[recentIndex] = held ? likeliest?.bin ?? -1 : -1
       recentIndex = (recentIndex + 1) % noveltyFrames
     }
     // The note found in one of the last ``continuationFrames`` frames, or −1.

@@ -75,6 +75,10 @@ struct ProbabilisticYINCandidates: ~Copyable {
   private(set) var newNoteBin = -1
   /// The share of the frame's voiced probability the newest note's candidate takes.
   static let newNoteShare = 0.6
+  /// A frame's likeliest candidate is a pitch held lately (``NewestNoteFinder/noveltySeconds``)
+  /// only with at least this probability: a frame of noise gives its deepest trough about
+  /// ``noTroughProbability``.
+  static let heldProbability = 0.05
   private var newestNote: NewestNoteFinder
   /// Whether ``NewestNoteFinder`` runs.
   let findsNewestNote: Bool
@@ -276,7 +280,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
     var likeliest = -1
     for k in 0..<count where likeliest < 0 || probabilities[k] > probabilities[likeliest] { likeliest = k }
     let likeliestCandidate = likeliest >= 0 ? (frequencies[likeliest], binIndices[likeliest]) : nil
-    let found = newestNote.find(in: analysis, bins: bins, likeliest: likeliestCandidate)
+    let found = newestNote.find(
+      in: analysis, bins: bins, likeliest: likeliestCandidate,
+      held: likeliest >= 0 && probabilities[likeliest] >= Self.heldProbability)
     guard let found, count < Self.maximumCandidates else { return }
     for k in 0..<count { probabilities[k] *= 1 - Self.newNoteShare }
     frequencies[count] = found.frequencyHz

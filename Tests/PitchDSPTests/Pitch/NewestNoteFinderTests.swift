@@ -159,4 +159,35 @@ import _TestSupport
       "violin-legato-fluidr3", method: method, truth: 391.8, from: 0.205, to: 0.335)
     #expect(result.rawPitch == 1, "\(method): \(result)")
   }
+
+  /// A pitch that never sounded as a note does not make a new note old: a second of noise with
+  /// a faint tone at the new note's pitch in it (unvoiced: each frame's likeliest candidate there
+  /// is a long shot, below ``ProbabilisticYINCandidates/heldProbability``), then a step up a
+  /// fourth under the old note's louder release. Counted as held, those frames made the new note
+  /// no novelty within 0.6 s: 0.73 of the frames from 60 ms after the change right offline,
+  /// 0.02–0.04 live.
+  @Test(arguments: [(293.66, 392.0), (349.23, 466.16)], [PitchMethod.pyin, .pyinLive])
+  func theLikeliestPitchOfAFrameOfNoiseIsNoNoteHeld(step: (old: Double, new: Double), method: PitchMethod)
+    throws
+  {
+    let lead = Int(Self.rate)
+    // Uniform noise of RMS 0.01.
+    let noise = SignalGenerator(sampleRate: Self.rate).whiteNoise(
+      amplitude: 0.01 * 3.0.squareRoot(), length: .frames(lead), seed: 7)
+    let faint = (0..<lead).map { n in
+      Float(0.003 * Self.tone(step.new, at: Double(n) / Self.rate)) + noise[n]
+    }
+    let samples = faint + Self.legatoChange(from: step.old, to: step.new, newLevel: 0.7)
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator =
+      method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count)
+      : try ProbabilisticYINEstimator(configuration: configuration)
+    let estimates = estimator.estimates(for: samples)
+    // The faint tone is no note: (nearly) every frame before the phrase is unvoiced.
+    let voicedBefore = estimates.filter { $0.time > 0.1 && $0.time < 0.95 && $0.isVoiced }.count
+    #expect(voicedBefore <= 2, "\(step) \(method): \(voicedBefore) frames voiced before the phrase")
+    let following = accuracy(estimates, truth: { _ in step.new }, from: 1.56, to: 2)
+    #expect(following.rawPitch >= 0.95, "\(step) \(method): \(following)")
+  }
 }
