@@ -55,7 +55,7 @@ struct PeriodicityAnalysis: ~Copyable {
   let prefixEnergy: UnsafeMutableBufferPointer<Double>
   /// The steady noise (see ``NoiseFloor``), what it adds to the window's correlation, the
   /// window's power spectrum (to learn from) and the frames since that correlation was computed.
-  private var noiseFloor: NoiseFloor
+  private(set) var noiseFloor: NoiseFloor
   private let noiseCorrelation: UnsafeMutableBufferPointer<Float>
   private let windowPower: UnsafeMutableBufferPointer<Float>
   private var noiseAge = 0
@@ -67,7 +67,10 @@ struct PeriodicityAnalysis: ~Copyable {
   /// Whether ``squareDifference`` is computed.
   let computesSquareDifference: Bool
   /// `W / (W − τ)` per lag: the steady noise's correlation per sample scaled to the window.
-  private let noiseScale: UnsafeMutableBufferPointer<Double>
+  let noiseScale: UnsafeMutableBufferPointer<Double>
+  /// Whether the learned steady noise was discounted from the last frame's `d(τ)` (and so is
+  /// from its residual's, ``cancelPeriod(_:)``).
+  private(set) var isCompensated = false
   /// The mean of `d(1…τ)`, the denominator of `d′(τ)`.
   private let cumulativeMean: UnsafeMutableBufferPointer<Float>
   /// ``refinedDip(_:)``'s work for the frame: the cross spectrum's real parts `Re(C_k)` in
@@ -398,6 +401,7 @@ struct PeriodicityAnalysis: ~Copyable {
     } else {
       fft._withUnsafeGuaranteedRef { $0.forwardReal(whole, real: bRe, imaginary: bIm) }
     }
+    isCompensated = compensating
     multiplyConjugate(aRe, aIm, by: bRe, bIm)
     fft._withUnsafeGuaranteedRef {
       $0.inverseReal(real: UnsafeBufferPointer(aRe), imaginary: UnsafeBufferPointer(aIm), output: output)

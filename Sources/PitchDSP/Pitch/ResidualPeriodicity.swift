@@ -8,7 +8,10 @@ import Foundation
 /// note can stay the louder for 30–250 ms), the mixture's `d′` dips at the old period, or at a
 /// period the two share, and hardly at the new one; cancelling the old period leaves the new
 /// note alone. The gain `g` is the least-squares fit over the analysis window, so a decaying
-/// note is cancelled as well as a steady one.
+/// note is cancelled as well as a steady one. Steady noise passes the cancellation filter too,
+/// and fills the residual's dips as it fills the frame's: where the frame's `d(τ)` is discounted
+/// for the learned noise (``PitchConfiguration/noiseCompensation``), so is the residual's, for
+/// that noise through the same filter.
 ///
 /// Allocated once by ``PeriodicityAnalysis``; ``PeriodicityAnalysis/cancelPeriod(_:)`` fills it
 /// for the last analyzed frame without allocating.
@@ -19,6 +22,11 @@ struct ResidualPeriodicity {
   let spectrumARe: UnsafeMutableBufferPointer<Float>
   let spectrumAIm: UnsafeMutableBufferPointer<Float>
   let correlation: UnsafeMutableBufferPointer<Float>
+  /// The learned steady noise's power spectrum through the cancellation filter (its imaginary
+  /// part zero) and its correlation: what the noise adds to the residual's `d(τ)`.
+  let noiseSpectrum: UnsafeMutableBufferPointer<Float>
+  let noiseZeros: UnsafeMutableBufferPointer<Float>
+  let noiseCorrelation: UnsafeMutableBufferPointer<Float>
   let prefixEnergy: UnsafeMutableBufferPointer<Double>
   /// `d′(τ)` of the residual, for `τ` in `0...maximumLag + 1`.
   let difference: UnsafeMutableBufferPointer<Float>
@@ -29,12 +37,17 @@ struct ResidualPeriodicity {
     spectrumARe = .zeroed(bins)
     spectrumAIm = .zeroed(bins)
     correlation = .zeroed(plan.fftSize)
+    noiseSpectrum = .zeroed(bins)
+    noiseZeros = .zeroed(bins)
+    noiseCorrelation = .zeroed(plan.fftSize)
     prefixEnergy = .zeroed(plan.fftSize + 1)
     difference = .zeroed(plan.maximumLag + 2)
   }
 
   func deallocate() {
-    for b in [frame, spectrumARe, spectrumAIm, correlation, difference] {
+    for b in [
+      frame, spectrumARe, spectrumAIm, correlation, noiseSpectrum, noiseZeros, noiseCorrelation, difference,
+    ] {
       b.deallocate()
     }
     prefixEnergy.deallocate()
@@ -50,7 +63,8 @@ extension PeriodicityAnalysis {
   /// each frame) with 4-point Lagrange interpolation. Its correlation comes from the frame's cross
   /// spectrum with one inverse transform: an approximation (see the body).
   ///
-  /// - Complexity: One inverse FFT and O(frame) work: about a third of the frame's analysis.
+  /// - Complexity: One inverse FFT (two where the learned noise is discounted) and O(frame) work:
+  ///   about a third of the frame's analysis.
   /// - Returns: The residual's energy over the analysis window as a share of the frame's (0 when
   ///   the frame is silent or `lag` is out of range).
   @_noLocks
@@ -117,10 +131,14 @@ extension PeriodicityAnalysis {
     var c = 1.0
     var s = 0.0
     let (cRe, cIm) = (spectrumARe, spectrumAIm)
+    // The steady noise the frame's d(τ) was discounted for passes the same filter.
+    let compensation = isCompensated ? configuration.noiseCompensation : 0
+    let noisePower = noiseFloor.power
     for k in 0...half {
       let factor = Float(1 + g * g - 2 * g * c)
       r.spectrumARe[k] = cRe[k] * factor
       r.spectrumAIm[k] = cIm[k] * factor
+      if compensation > 0 { r.noiseSpectrum[k] = noisePower[k] * factor }
       let nextC = c * stepCos - s * stepSin
       s = s * stepCos + c * stepSin
       c = nextC
@@ -131,13 +149,26 @@ extension PeriodicityAnalysis {
         real: UnsafeBufferPointer(r.spectrumARe), imaginary: UnsafeBufferPointer(r.spectrumAIm),
         output: r.correlation)
     }
+    if compensation > 0 {
+      fft._withUnsafeGuaranteedRef {
+        $0.inverseReal(
+          real: UnsafeBufferPointer(r.noiseSpectrum), imaginary: UnsafeBufferPointer(r.noiseZeros),
+          output: r.noiseCorrelation)
+      }
+    }
     let size = plan.fftSize
+    let noiseZero = Double(r.noiseCorrelation[0])
     var cumulative = 0.0
     d[0] = 1
     for tau in 1...margin {
       let correlationSum = Double(r.correlation[tau]) + Double(r.correlation[size - tau])
       let shiftedEnergy = shiftedWindowEnergy(prefix, margin: margin, window: w, lag: tau)
-      let value = max(0, windowEnergy + shiftedEnergy - correlationSum)
+      var value = max(0, windowEnergy + shiftedEnergy - correlationSum)
+      if compensation > 0 {
+        // As for the frame's own d(τ): the noise's share, never more than that share of d(τ).
+        let noise = 2 * (noiseZero - Double(r.noiseCorrelation[tau]) * noiseScale[tau])
+        value = max(value - compensation * noise, (1 - compensation) * value)
+      }
       cumulative += value
       d[tau] = cumulative > 0 ? Float(value * Double(tau) / cumulative) : 1
     }
