@@ -1,5 +1,4 @@
 import ArgumentParser
-import PitchDSP
 
 /// pyin-live's look-ahead, shared by the commands that track pitch.
 struct LookAheadOptions: ParsableArguments {

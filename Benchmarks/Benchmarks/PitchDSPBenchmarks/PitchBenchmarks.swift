@@ -9,7 +9,9 @@ import PitchDSP
 /// learned and then subtracted from each frame (`PitchConfiguration.subtractsNoise`); and, for
 /// live pyin, a legato change under the louder release of the note before (392 Hz held, then
 /// fading at 30 dB/s under a 293.66 Hz note that swells in over 0.25 s), so that the newest note
-/// is looked for in the previous note's residual.
+/// is looked for in the previous note's residual; and the same kind of change (415.3 to 349.2
+/// Hz) under steady white noise learned for 0.25 s before it, so that the residual is discounted
+/// for the noise too.
 func pitchBenchmarks() {
   let makers: [(String, (PitchConfiguration) throws -> any PitchEstimator)] = [
     ("yin", { try YINEstimator(configuration: $0) }),
@@ -52,6 +54,23 @@ func pitchBenchmarks() {
       let old = t < 0.5 ? 1 : pow(10, -30 * (t - 0.5) / 20)
       let new = t < 0.5 ? 0 : 0.7 * min(1, (t - 0.5) / 0.25)
       input[i] = Float(0.1 * (old * note(392, t) + new * note(293.66, t)))
+    }
+  }
+  let noisyLegato = "Pitch pyin-live 1 s 44.1 kHz, legato change under steady noise"
+  pitchBenchmark(noisyLegato, make: live) { input, rate in
+    func note(_ frequency: Double, _ t: Double) -> Double {
+      sin(2 * .pi * frequency * t) + 0.6 * sin(4 * .pi * frequency * t) + 0.4 * sin(6 * .pi * frequency * t)
+    }
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    for i in input.indices {
+      state ^= state >> 12
+      state ^= state << 25
+      state ^= state >> 27
+      let uniform = Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53) * 2 - 1
+      let t = Double(i) / rate
+      let old = t < 0.25 ? 0 : t < 0.6 ? 1 : pow(10, -30 * (t - 0.6) / 20)
+      let new = t < 0.6 ? 0 : 0.7 * min(1, (t - 0.6) / 0.25)
+      input[i] = Float(0.035 * uniform + 0.1 * (old * note(415.3, t) + new * note(349.2, t)))
     }
   }
 }
