@@ -45,18 +45,24 @@ import _TestSupport
     }
   }
 
-  /// The raw pitch accuracy against the new note from 60 ms after the change to the end.
-  static func newNoteAccuracy(_ samples: [Float], new: Double, method: PitchMethod, finds: Bool) throws
-    -> Double
-  {
+  /// The estimates of offline or live pyin (with or without the newest note) for `samples`.
+  static func track(_ samples: [Float], method: PitchMethod, finds: Bool = true) throws -> [PitchEstimate] {
     let configuration = PitchConfiguration(sampleRate: rate)
     let estimator =
       method == .pyin
       ? try ProbabilisticYINEstimator.offline(
         configuration: configuration, frameCount: samples.count, findsNewestNote: finds)
       : try ProbabilisticYINEstimator(configuration: configuration, findsNewestNote: finds)
+    return estimator.estimates(for: samples)
+  }
+
+  /// The raw pitch accuracy against the new note from 60 ms after the change to the end.
+  static func newNoteAccuracy(_ samples: [Float], new: Double, method: PitchMethod, finds: Bool) throws
+    -> Double
+  {
     let end = Double(samples.count) / rate - 0.1
-    return accuracy(estimator.estimates(for: samples), truth: { _ in new }, from: 0.56, to: end).rawPitch
+    let estimates = try track(samples, method: method, finds: finds)
+    return accuracy(estimates, truth: { _ in new }, from: 0.56, to: end).rawPitch
   }
 
   /// The accuracy of pyin (offline or live) on the fixture `name` against one pitch over
@@ -178,12 +184,7 @@ import _TestSupport
       Float(0.003 * Self.tone(step.new, at: Double(n) / Self.rate)) + noise[n]
     }
     let samples = faint + Self.legatoChange(from: step.old, to: step.new, newLevel: 0.7)
-    let configuration = PitchConfiguration(sampleRate: Self.rate)
-    let estimator =
-      method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count)
-      : try ProbabilisticYINEstimator(configuration: configuration)
-    let estimates = estimator.estimates(for: samples)
+    let estimates = try Self.track(samples, method: method)
     // The faint tone is no note: (nearly) every frame before the phrase is unvoiced.
     let voicedBefore = estimates.filter { $0.time > 0.1 && $0.time < 0.95 && $0.isVoiced }.count
     #expect(voicedBefore <= 2, "\(step) \(method): \(voicedBefore) frames voiced before the phrase")
@@ -192,11 +193,11 @@ import _TestSupport
   }
 
   /// A step down a whole tone under the old note's louder release, in steady white noise (RMS
-  /// 0.02, about 14 dB under the notes, from a second before them so that the noise floor is
+  /// 0.02, about 13 dB under the notes, from a second before them so that the noise floor is
   /// learned): the noise fills the residual's dips as it fills the frame's, and without taking
   /// the learned noise's share off the residual's `d(τ)` as off the frame's, its new note dipped
-  /// no lower than 0.3 in time (0.64–0.71 of the frames from 60 ms after the change right, offline
-  /// and live, over six noise seeds; 0.96–0.98 with).
+  /// no lower than 0.3 in time (0.64 of the frames from 60 ms after the change right, offline
+  /// and live; 0.64–0.71 over six other noise signals, 0.96–0.98 with).
   @Test(arguments: [PitchMethod.pyin, .pyinLive])
   func aNoteUnderTheLouderReleaseIsFollowedInSteadyNoise(method: PitchMethod) throws {
     let lead = [Float](repeating: 0, count: Int(Self.rate))
@@ -205,12 +206,8 @@ import _TestSupport
     let noise = SignalGenerator(sampleRate: Self.rate).whiteNoise(
       amplitude: 0.02 * 3.0.squareRoot(), length: .frames(clean.count), seed: 11)
     let samples = zip(clean, noise).map { $0 + $1 }
-    let configuration = PitchConfiguration(sampleRate: Self.rate)
-    let estimator =
-      method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: samples.count)
-      : try ProbabilisticYINEstimator(configuration: configuration)
-    let following = accuracy(estimator.estimates(for: samples), truth: { _ in 349.2 }, from: 1.56, to: 2)
+    let estimates = try Self.track(samples, method: method)
+    let following = accuracy(estimates, truth: { _ in 349.2 }, from: 1.56, to: 2)
     #expect(following.rawPitch >= 0.9, "\(method): \(following)")
   }
 }
