@@ -31,11 +31,8 @@ func pitchBenchmarks() {
     pitchBenchmark("Pitch \(name) 1 s 44.1 kHz, tone under steady noise", make: make) { input, rate in
       var state: UInt64 = 0x9E37_79B9_7F4A_7C15
       for i in input.indices {
-        // xorshift64*: uniform in [−1, 1), RMS 0.58, scaled by 0.1.
-        state ^= state >> 12
-        state ^= state << 25
-        state ^= state >> 27
-        let uniform = Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53) * 2 - 1
+        // Uniform in [−1, 1), RMS 0.58, scaled by 0.1.
+        let uniform = nextUniform(&state)
         let t = Double(i) / rate
         let tone = 0.029 * (sin(2 * .pi * 220 * t) + 0.5 * sin(4 * .pi * 220 * t))
         input[i] = Float(0.1 * uniform + (i < input.count * 2 / 5 ? 0 : tone))
@@ -63,16 +60,21 @@ func pitchBenchmarks() {
     }
     var state: UInt64 = 0x2545_F491_4F6C_DD1D
     for i in input.indices {
-      state ^= state >> 12
-      state ^= state << 25
-      state ^= state >> 27
-      let uniform = Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53) * 2 - 1
+      let uniform = nextUniform(&state)
       let t = Double(i) / rate
       let old = t < 0.25 ? 0 : t < 0.6 ? 1 : pow(10, -30 * (t - 0.6) / 20)
       let new = t < 0.6 ? 0 : 0.7 * min(1, (t - 0.6) / 0.25)
       input[i] = Float(0.035 * uniform + 0.1 * (old * note(415.3, t) + new * note(349.2, t)))
     }
   }
+}
+
+/// The next value of xorshift64* from `state`, uniform in [−1, 1): deterministic noise.
+private func nextUniform(_ state: inout UInt64) -> Double {
+  state ^= state >> 12
+  state ^= state << 25
+  state ^= state >> 27
+  return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53) * 2 - 1
 }
 
 /// One second of `fill`'s signal through a fresh estimator per benchmark, in 512-frame blocks.
