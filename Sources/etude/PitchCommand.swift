@@ -63,7 +63,7 @@ struct PitchCommand: ParsableCommand {
 ///   - method: The method; `nil` picks pyin for files and pyin-live for streams.
 ///   - lookAheadFrames: pyin-live's look-ahead, in hops.
 func trackPitch(
-  _ input: MonoInput, configuration: PitchConfiguration, method: PitchMethod?, lookAheadFrames: Int = 8,
+  _ input: MonoInput, configuration: PitchConfiguration, method: PitchMethod?, lookAheadFrames: Int,
   emit: (ArraySlice<PitchEstimate>) -> Void
 ) throws {
   let chosen = method ?? (input.isStream ? .pyinLive : .pyin)

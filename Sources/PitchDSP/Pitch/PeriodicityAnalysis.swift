@@ -427,8 +427,9 @@ struct PeriodicityAnalysis: ~Copyable {
       var d = plain
       var energy = m
       if compensating {
-        let noise = 2 * (noiseZero - Double(noiseCorrelation[tau]) * noiseScale[tau])
-        d = max(plain - compensation * noise, (1 - compensation) * plain)
+        d = Self.discountingNoise(
+          plain, zero: noiseZero, atLag: Double(noiseCorrelation[tau]), scale: noiseScale[tau],
+          compensation: compensation)
         energy = max(m - noiseEnergyShare, (1 - compensation) * m)
       }
       cumulative += d
@@ -501,6 +502,18 @@ extension PeriodicityAnalysis {
       sum += x * x
       prefixEnergy[i + 1] = sum
     }
+  }
+
+  /// `d(τ)` less `compensation` of what steady noise adds to it, `2·(C(0) − C(τ))` with `C` the
+  /// noise's correlation over the window (`zero` = `C(0)`; `atLag`, the correlation at `τ`, scaled
+  /// to the window by `scale`), but never more than that share of `d(τ)` itself: for the frame's
+  /// `d(τ)` and its residual's (``cancelPeriod(_:)``) alike.
+  @_noLocks
+  static func discountingNoise(_ d: Double, zero: Double, atLag: Double, scale: Double, compensation: Double)
+    -> Double
+  {
+    let noise = 2 * (zero - atLag * scale)
+    return max(d - compensation * noise, (1 - compensation) * d)
   }
 
   /// A frame whose (uncompensated) `d′` dips nowhere below this is noise, for ``NoiseFloor``

@@ -165,9 +165,9 @@ extension PeriodicityAnalysis {
       let shiftedEnergy = shiftedWindowEnergy(prefix, margin: margin, window: w, lag: tau)
       var value = max(0, windowEnergy + shiftedEnergy - correlationSum)
       if compensation > 0 {
-        // As for the frame's own d(τ): the noise's share, never more than that share of d(τ).
-        let noise = 2 * (noiseZero - Double(r.noiseCorrelation[tau]) * noiseScale[tau])
-        value = max(value - compensation * noise, (1 - compensation) * value)
+        value = Self.discountingNoise(
+          value, zero: noiseZero, atLag: Double(r.noiseCorrelation[tau]), scale: noiseScale[tau],
+          compensation: compensation)
       }
       cumulative += value
       d[tau] = cumulative > 0 ? Float(value * Double(tau) / cumulative) : 1
