@@ -306,14 +306,15 @@ struct ProbabilisticYINCandidates: ~Copyable {
 ///
 /// Observations: a voiced state's probability is the candidates' probability in its bin; each
 /// unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
-/// triangular weights, voicing kept with `1 − switchProbability`; with a leap probability, a
-/// voiced state may also be reached from an octave or a twelfth above or below; and the newest
-/// note's candidate (``ProbabilisticYINCandidates/newNoteBin``) from the best voiced state,
-/// however far (``newNoteProbability``).
+/// triangular weights, voicing kept with `1 − switchProbability`; a voiced state may also be
+/// entered from the best unvoiced state, however far (``restEntryProbability``); with a leap
+/// probability, from an octave or a twelfth above or below; and the newest note's candidate
+/// (``ProbabilisticYINCandidates/newNoteBin``) from the best voiced state, however far
+/// (``newNoteProbability``).
 struct PitchHMM: ~Copyable {
   /// The largest pitch move per hop, in bins: back-pointers store the move in 7 bits beside the
   /// layer's bit, and the four harmonic leaps and the newest note's entry take the codes above
-  /// the moves.
+  /// the moves (from the unvoiced layer, the first code above the moves is the rest's entry).
   static let maximumJump = 61
 
   let bins: PitchBins
@@ -356,6 +357,18 @@ struct PitchHMM: ~Copyable {
   private let flushStates: UnsafeMutableBufferPointer<Int>
   /// Per slot: the bin a new note entered that frame from (see ``newNoteProbability``), or −1.
   private let slotNewNoteSources: UnsafeMutableBufferPointer<Int>
+  /// Per slot: the best unvoiced state before that frame, from which any pitch may start (see
+  /// ``restEntryProbability``).
+  private let slotRestSources: UnsafeMutableBufferPointer<Int>
+  /// The probability that a pitch starting after unvoiced frames is any pitch of the range
+  /// (uniformly) rather than one near the pitch the unvoiced states carried: a rest keeps no
+  /// memory of the note before it beyond this. Without it the unvoiced states move no faster than
+  /// a voiced pitch, so a note after a short rest more than that far from the last one could
+  /// only be entered where the drift reached in time, often at its octave (then kept for the
+  /// whole note).
+  static let restEntryProbability = 0.001
+  private let logSwitchNear: Float
+  private let logSwitchFar: Float
   /// The probability that the newest note's candidate (``ProbabilisticYINCandidates/newNoteBin``)
   /// is entered from the previous frame's best voiced state, however far it is: a leap of more than
   /// ``jump`` bins from the note before it, in one hop.
@@ -375,6 +388,8 @@ struct PitchHMM: ~Copyable {
     self.lag = lag
     logStay = Float(log(1 - switchProbability))
     logSwitch = Float(log(switchProbability))
+    logSwitchNear = Float(log(switchProbability * (1 - Self.restEntryProbability)))
+    logSwitchFar = Float(log(switchProbability * Self.restEntryProbability / Double(bins.count)))
     let octave = Int((1200 / PitchBins.centsPerBin).rounded())
     let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())
     leapOffsets = .allocate(capacity: 4)
@@ -422,6 +437,7 @@ struct PitchHMM: ~Copyable {
     slotInfo = .zeroed((lag + 1) * 3)
     flushStates = .zeroed(lag + 1)
     slotNewNoteSources = .zeroed(lag + 1)
+    slotRestSources = .zeroed(lag + 1)
   }
 
   deinit {
@@ -436,6 +452,7 @@ struct PitchHMM: ~Copyable {
     slotInfo.deallocate()
     flushStates.deallocate()
     slotNewNoteSources.deallocate()
+    slotRestSources.deallocate()
   }
 
   /// Forgets the stream.
@@ -536,6 +553,10 @@ struct PitchHMM: ~Copyable {
       for b in 1..<n where voiced[b] > voiced[newNoteSource] { newNoteSource = b }
     }
     slotNewNoteSources[slot] = newNoteSource
+    var restSource = 0
+    for b in 1..<n where unvoiced[b] > unvoiced[restSource] { restSource = b }
+    slotRestSources[slot] = restSource
+    let rest = unvoiced[restSource] + logSwitchFar
     let width = 2 * jump + 1
     let padded = paddedCount
     let lanes = SIMD8<Float>.scalarCount
@@ -607,15 +628,20 @@ struct PitchHMM: ~Copyable {
           kV = UInt8(width + leapOffsets.count)
         }
       }
-      // Into voiced j: from voiced (stay) or unvoiced (switch).
+      // Into voiced j: from voiced (stay) or unvoiced (switch: from a pitch near, or any).
       let stayV = bestV + logStay
-      let switchV = bestU + logSwitch
+      var switchV = bestU + logSwitchNear
+      var switchK = kU
+      if rest > switchV {
+        switchV = rest
+        switchK = UInt8(width)
+      }
       if stayV >= switchV {
         nextVoiced[j] = stayV + observation[j]
         backPointers[pointers + j] = kV
       } else {
         nextVoiced[j] = switchV + observation[j]
-        backPointers[pointers + j] = kU | 0x80
+        backPointers[pointers + j] = switchK | 0x80
       }
       // Into unvoiced j.
       let stayU = bestU + logStay
@@ -662,10 +688,12 @@ struct PitchHMM: ~Copyable {
     let pointer = backPointers[slot * 2 * n + state]
     let code = Int(pointer & 0x7F)
     let width = 2 * jump + 1
-    let bin =
-      code == width + leapOffsets.count
+    if pointer & 0x80 != 0 {
+      // From unvoiced: a pitch near (the move's code) or any (``restEntryProbability``).
+      return n + (code == width ? slotRestSources[slot] : state % n + code - jump)
+    }
+    return code == width + leapOffsets.count
       ? slotNewNoteSources[slot] : state % n + (code >= width ? leapOffsets[code - width] : code - jump)
-    return (pointer & 0x80 != 0 ? n : 0) + bin
   }
 
   /// Turns a decoded state at the frame stored in `slot` into ``decided``.

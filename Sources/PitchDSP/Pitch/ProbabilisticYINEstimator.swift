@@ -18,7 +18,10 @@ import Foundation
 /// deepest, so that the frames around it decide. The model's states are pitch bins (25 cents
 /// apart over the configured range), each voiced or unvoiced; a pitch moves at most
 /// ``maximumTransitionOctavesPerSecond`` between hops, and voicing switches with probability
-/// ``switchProbability``. The live decoder also lets a voiced pitch leap
+/// ``switchProbability``; a pitch that starts after unvoiced frames may also start anywhere in
+/// the range (with probability 0.001, uniformly), so that a note after a short rest is not
+/// held near the note before it (at an octave of its own that the pitch could reach in time).
+/// The live decoder also lets a voiced pitch leap
 /// an octave or a twelfth with the small probability ``harmonicLeapProbability``: it decides
 /// each frame 80 ms after it, often inside an attack whose sub-harmonic or harmonic reads
 /// deepest, and without the leap the rest of the note could only follow that octave (as a note
