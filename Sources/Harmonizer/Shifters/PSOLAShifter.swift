@@ -9,7 +9,7 @@
 ///
 /// **Latency** is fixed by the pitch range: ``latencySamples`` is the analyzer's
 /// ``PitchMarkAnalyzer/synthesisLatencySamples``, the tracker's look-ahead plus about two and a
-/// half of the longest periods: 2451 samples (56 ms) at 44.1 kHz and 2653 at 48 kHz for the
+/// half of the longest periods: 2479 samples (56 ms) at 44.1 kHz and 2709 at 48 kHz for the
 /// default 75...1100 Hz range; a higher lowest pitch shortens it.
 ///
 /// Several voices off one input (a harmonizer) should share the analysis: one

@@ -116,7 +116,8 @@ struct PeriodicityAnalysis: ~Copyable {
       plan.decimation > 1
       ? try Resampler(
         inputRate: configuration.sampleRate, outputRate: plan.analysisRate, quality: configuration.decimatorQuality,
-        maximumInputFrames: max(configuration.hopSize, 64))
+        maximumInputFrames: max(configuration.hopSize, 64), compensatesLatency: false,
+        bandRate: plan.bandRate)
       : nil
     let fft = try SwiftFFTBackend(size: plan.fftSize)
     self.configuration = configuration

@@ -24,10 +24,15 @@ struct KaiserSincDesign {
   /// `min(1, outputRate / inputRate)`.
   let scale: Double
 
-  init(quality: Resampler.Quality, inputRate: Double, outputRate: Double) {
+  /// - Parameter bandRate: A rate below the lower of the two whose Nyquist frequency the filter
+  ///   stops at instead (the passband and transition scaled alike), for a resampler that also
+  ///   band-limits; `nil` for the lower rate.
+  init(quality: Resampler.Quality, inputRate: Double, outputRate: Double, bandRate: Double? = nil) {
     let attenuation = quality.designAttenuationDB
-    let pass = 0.5 * quality.passbandEdge  // cycles per low-rate sample
-    let stop = 0.5 * quality.stopbandEdge
+    let lowerRate = min(inputRate, outputRate)
+    let band = min(1, (bandRate ?? lowerRate) / lowerRate)
+    let pass = 0.5 * quality.passbandEdge * band  // cycles per low-rate sample
+    let stop = 0.5 * quality.stopbandEdge * band
     let transition = stop - pass
     scale = min(1, outputRate / inputRate)
     cutoff = 0.5 * (pass + stop)

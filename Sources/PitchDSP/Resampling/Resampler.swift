@@ -128,10 +128,13 @@ public final class Resampler {
 
   /// The designated initializer. With `compensatesLatency`, output frame `j` is centred on input
   /// time `j · inputRate / outputRate` exactly (no delay: the first outputs wait for input
-  /// instead), which the offline ``resample(_:to:quality:)`` uses.
+  /// instead), which the offline ``resample(_:to:quality:)`` uses. With a `bandRate` below the
+  /// lower of the two rates, the filter also band-limits: it stops at that rate's Nyquist
+  /// frequency (``PeriodicityAnalysis``'s decimator keeps out broadband noise above the partials
+  /// it needs).
   init(
     inputRate: Double, outputRate: Double, quality: Quality, maximumInputFrames: Int,
-    compensatesLatency: Bool
+    compensatesLatency: Bool, bandRate: Double? = nil
   ) throws(PitchDSPError) {
     guard inputRate.isFinite, inputRate > 0 else {
       throw Self.invalid("inputRate", inputRate, "a finite sample rate > 0 Hz")
@@ -178,7 +181,8 @@ public final class Resampler {
     }
     isIdentity = false
 
-    let design = KaiserSincDesign(quality: quality, inputRate: inputRate, outputRate: outputRate)
+    let design = KaiserSincDesign(
+      quality: quality, inputRate: inputRate, outputRate: outputRate, bandRate: bandRate)
     halfLength = design.halfLength
     latencyFrames = design.halfLength
     startDelay = compensatesLatency ? 0 : design.halfLength

@@ -106,6 +106,35 @@ private func offline(
     }
   }
 
+  /// With a band rate under the output rate (the pitch analysis's decimator), the filter stops at
+  /// that rate's Nyquist frequency and keeps its passband below 0.8 of it, at the output rate.
+  @Test(arguments: [(44_100.0, 22_050.0, 14_700.0), (48_000, 24_000, 16_000)])
+  func aBandRateLimitsTheBandBelowTheOutputNyquist(input: Double, output: Double, band: Double) throws {
+    let g = SignalGenerator(sampleRate: input)
+    let amplitude = 0.5
+    func gainDB(_ frequency: Double, bandRate: Double?) throws -> Double {
+      let resampler = try Resampler(
+        inputRate: input, outputRate: output, quality: .fast, maximumInputFrames: 4096,
+        compensatesLatency: false, bandRate: bandRate)
+      let signal = g.sine(frequencyHz: frequency, amplitude: amplitude, length: .seconds(0.2))
+      let out = stream(resampler, signal, blocks: [4096])
+      let steady = Array(out[(out.count / 4)..<(3 * out.count / 4)])
+      let measured = Signal.goertzelAmplitude(steady, frequencyHz: frequency, sampleRate: output)
+      return Signal.dBFS(measured / amplitude)
+    }
+    let nyquist = band / 2
+    for fraction in [0.1, 0.5, 0.78] {
+      let frequency = fraction * nyquist
+      #expect(abs(try gainDB(frequency, bandRate: band)) < 0.1, "\(frequency) Hz in the passband")
+    }
+    for fraction in [1.02, 1.2, 1.4] {
+      let frequency = fraction * nyquist
+      #expect(try gainDB(frequency, bandRate: band) < -80, "\(frequency) Hz in the stop band")
+      // Without the band rate the same frequency passes (it is under 0.8 of the output Nyquist).
+      if frequency < 0.8 * output / 2 { #expect(abs(try gainDB(frequency, bandRate: nil)) < 0.1) }
+    }
+  }
+
   @Test(arguments: upsampling)
   func upsamplingLeavesNoImages(pair: ResamplerRatePair) throws {
     let g = SignalGenerator(sampleRate: pair.input)
