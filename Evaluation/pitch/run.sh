@@ -73,6 +73,7 @@ if [ -n "$SOUNDFONT" ] && [ ! -f "$SOUNDFONT" ]; then
   case "$(basename "$SOUNDFONT")" in
     MuseScore_General_Full.sf2) need+=(musescore-general-soundfont-lossless) ;;
     TimGM6mb.sf2) need+=(timgm6mb-soundfont) ;;
+    sf_GMbank.sf2) need+=(csound-soundfont) ;;
     *) echo "no soundfont at $SOUNDFONT" >&2; exit 2 ;;
   esac
 fi

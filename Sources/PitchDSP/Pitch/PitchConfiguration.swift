@@ -38,10 +38,10 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// 8.8 kHz), pYIN's raw pitch accuracy at 10 dB SNR rose by 46 / 31 / 43 / 23 frames of 13,921
   /// on the four soundfonts' renders (the live decoder's by 37 / 29 / 46 / 23) and at 0 dB by
   /// 256 / 179 / 114 / 133, with the clean and reverberant renders within 7 frames and 20 dB up
-  /// to 12 frames lower; false alarms at 10 dB went from 0.020 to 0.023. It
-  /// adds 28 input samples (0.6 ms) of delay at 44.1 kHz. Analyzing at seven samples per period
-  /// instead did as well in noise, but YIN and MPM then read notes near 2 kHz an octave low
-  /// (their dips fall between samples). The shorter `fast` filter costs half of
+  /// to 12 frames lower; false alarms at 10 dB went from 0.020 to 0.023. It adds 28 input
+  /// samples (0.6 ms) of delay at 44.1 kHz. Analyzing at seven samples per period instead did as
+  /// well in noise, but YIN and MPM then read notes near 2 kHz an octave low (their dips fall
+  /// between samples). The shorter `fast` filter costs half of
   /// ``Resampler/Quality/standard``'s and delays the estimates less (and, before the band limit,
   /// let less noise in: pYIN on the synthesized tones at 10 dB, 0.827 → 0.849).
   public var decimatorQuality: Resampler.Quality = .fast
