@@ -30,10 +30,10 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   public var peakDecayDecibelsPerSecond: Double = 3
   /// The decimator's filter (default ``Resampler/Quality/fast``), used when the input is
   /// decimated (from 40 kHz for the default range). The filter also band-limits (unless
-  /// ``limitsBandToPartials`` is off): its stop band
-  /// starts at the Nyquist frequency of a whole decimation of the input with at least seven
-  /// samples per period of ``maximumFrequencyHz`` (7.35 kHz from 44.1 kHz) and it is flat to 0.8
-  /// of that (5.9 kHz), while the analysis runs at ten samples per period or more. The partials
+  /// ``limitsBandToPartials`` is off): its stop band starts at the Nyquist frequency of a whole
+  /// decimation of the input with at least seven samples per period of ``maximumFrequencyHz``
+  /// (7.35 kHz from 44.1 kHz) and it is flat to 0.8 of that (5.9 kHz), while the analysis runs
+  /// at ten samples per period or more. The partials
   /// a period needs pass, and less broadband noise gets into the difference function: in
   /// `Evaluation/pitch`, against the band ending at the decimated Nyquist frequency (flat to
   /// 8.8 kHz), pYIN's raw pitch accuracy at 10 dB SNR rose by 46 / 31 / 43 / 23 frames of 13,921
@@ -106,8 +106,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   }
 
   /// Decodes a configuration; the settings added after the first five (the voicing gate, the
-  /// decimator, the noise compensation) take their defaults when absent, so a configuration saved
-  /// by an earlier version still reads.
+  /// decimator, the noise compensation and subtraction, the band limit) take their defaults when
+  /// absent, so a configuration saved by an earlier version still reads.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sampleRate = try container.decode(Double.self, forKey: .sampleRate)
@@ -188,7 +188,8 @@ struct PeriodicityPlan: Sendable, Hashable {
   let analysisRate: Double
   /// The rate whose Nyquist frequency the decimator's filter stops at: the rate a decimation to
   /// seven samples per period of the highest pitch would give, so that the partials that matter
-  /// pass and less broadband noise does (see ``PitchConfiguration/decimatorQuality``).
+  /// pass and less broadband noise does (see ``PitchConfiguration/decimatorQuality``); the
+  /// analysis rate when ``PitchConfiguration/limitsBandToPartials`` is off.
   let bandRate: Double
   /// The shortest and longest lags searched, in analysis samples.
   let minimumLag: Int
