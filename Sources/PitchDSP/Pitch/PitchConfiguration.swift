@@ -205,13 +205,22 @@ struct PeriodicityPlan: Sendable, Hashable {
   /// The FFT size, a power of two at least `frameLength`.
   let fftSize: Int
 
+  /// The largest whole factor `rate` can be decimated by and keep at least `samples` samples per
+  /// period of `frequency` (1: none).
+  static func wholeDecimation(
+    of rate: Double, keeping samples: Double, samplesPerPeriodOf frequency: Double
+  ) -> Int {
+    max(1, Int(rate / (samples * frequency)))
+  }
+
   init(_ configuration: PitchConfiguration) {
     let rate = configuration.sampleRate
-    decimation = max(1, Int(rate / (10 * configuration.maximumFrequencyHz)))
+    let highest = configuration.maximumFrequencyHz
+    decimation = Self.wholeDecimation(of: rate, keeping: 10, samplesPerPeriodOf: highest)
     analysisRate = rate / Double(decimation)
     bandRate =
       configuration.limitsBandToPartials
-      ? rate / Double(max(1, Int(rate / (7 * configuration.maximumFrequencyHz)))) : analysisRate
+      ? rate / Double(Self.wholeDecimation(of: rate, keeping: 7, samplesPerPeriodOf: highest)) : analysisRate
     minimumLag = max(2, Int((analysisRate / configuration.maximumFrequencyHz).rounded(.down)))
     maximumLag = Int((analysisRate / configuration.minimumFrequencyHz).rounded(.up)) + 1
     lagMargin = maximumLag + 1
