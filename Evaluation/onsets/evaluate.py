@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Renders the melodies with fluidsynth, runs both Etude onset methods and aubio's aubioonset
-(hfc, its default, and specflux) on every render, and scores them with mir_eval.
+"""Renders the melodies with fluidsynth, runs both Etude onset methods, the note starts of
+`etude notes` and aubio's aubioonset (hfc, its default, and specflux) on every render, and
+scores them with mir_eval.
 
 Usage: evaluate.py --etude PATH WORKDIR
   WORKDIR/midi/*.mid and WORKDIR/midi/truth.json come from melodies.py; renders go to
@@ -30,6 +31,9 @@ def methods(etude):
         "etude superflux": lambda wav: [etude, "onsets", wav, "--method", "superflux"],
         "etude superflux --no-normalize": lambda wav: [etude, "onsets", wav, "--method", "superflux", "--no-normalize"],
         "etude amplitude": lambda wav: [etude, "onsets", wav, "--method", "amplitude"],
+        # The note segmenter's note starts (first column of `etude notes`: onsets and legato
+        # changes of pitch, from offline pYIN and the level).
+        "etude notes (note starts)": lambda wav: [etude, "notes", wav],
         "aubio hfc (default)": lambda wav: ["aubioonset", "-i", wav],
         "aubio specflux": lambda wav: ["aubioonset", "-O", "specflux", "-i", wav],
     }
