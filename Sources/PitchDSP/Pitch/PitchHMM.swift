@@ -304,8 +304,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
 /// The hidden Markov model of pYIN's second stage: pitch bins, each voiced or unvoiced, decoded
 /// with a fixed-lag Viterbi decoder.
 ///
-/// Observations: a voiced state's probability is the candidates' probability in its bin; each
-/// unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
+/// Observations: a voiced state's probability is the candidates' probability in its bin, plus a
+/// share of the probability of those an octave above and below it (`octaveConfusionProbability`);
+/// each unvoiced state's is `(1 − voiced probability) / bins`. Transitions: within ±`jump` bins with
 /// triangular weights, voicing kept with `1 − switchProbability`; a voiced state may also be
 /// entered from the best unvoiced state, however far (``restEntryProbability``); with a leap
 /// probability, from an octave or a twelfth above or below; and the newest note's candidate
@@ -344,8 +345,15 @@ struct PitchHMM: ~Copyable {
   private let fromVoiced: UnsafeMutableBufferPointer<Float>
   private let fromUnvoiced: UnsafeMutableBufferPointer<Float>
   private let observation: UnsafeMutableBufferPointer<Float>
-  /// Per candidate of the frame being pushed: the total probability of its bin.
+  /// Per bin given probability in the frame being pushed (a candidate's, or an octave of it):
+  /// the bin, and its total probability.
+  private let touchedBins: UnsafeMutableBufferPointer<Int>
   private let binTotals: UnsafeMutableBufferPointer<Float>
+  /// The share of each candidate's probability that also counts for the bins an octave above and
+  /// below it (``ProbabilisticYINEstimator/octaveConfusionProbability``).
+  private let octaveShare: Float
+  /// An octave in bins.
+  private let octaveBins: Int
   /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
   /// top bit: set = came from unvoiced).
   private let backPointers: UnsafeMutableBufferPointer<UInt8>
@@ -382,15 +390,20 @@ struct PitchHMM: ~Copyable {
   /// returned `true`.
   private(set) var decided = PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: -.infinity)
 
-  init(bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0) {
+  init(
+    bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0,
+    octaveConfusionProbability: Double = 0
+  ) {
     self.bins = bins
     self.jump = jump
     self.lag = lag
+    octaveShare = Float(octaveConfusionProbability)
     logStay = Float(log(1 - switchProbability))
     logSwitch = Float(log(switchProbability))
     logSwitchNear = Float(log(switchProbability * (1 - Self.restEntryProbability)))
     logSwitchFar = Float(log(switchProbability * Self.restEntryProbability / Double(bins.count)))
     let octave = Int((1200 / PitchBins.centsPerBin).rounded())
+    octaveBins = octave
     let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())
     leapOffsets = .allocate(capacity: 4)
     _ = leapOffsets.initialize(from: [-octave, octave, -twelfth, twelfth])
@@ -428,7 +441,10 @@ struct PitchHMM: ~Copyable {
     fromVoiced = .zeroed(padded)
     fromUnvoiced = .zeroed(padded)
     observation = .zeroed(n)
-    binTotals = .zeroed(ProbabilisticYINCandidates.maximumCandidates)
+    // Each candidate's bin, and the bins an octave above and below it.
+    binTotals = .zeroed(3 * ProbabilisticYINCandidates.maximumCandidates)
+    touchedBins = .allocate(capacity: 3 * ProbabilisticYINCandidates.maximumCandidates)
+    touchedBins.initialize(repeating: 0)
     backPointers = .zeroed((lag + 1) * 2 * n)
     let m = ProbabilisticYINCandidates.maximumCandidates
     slotFrequencies = .zeroed((lag + 1) * m)
@@ -445,6 +461,7 @@ struct PitchHMM: ~Copyable {
       b.deallocate()
     }
     backPointers.deallocate()
+    touchedBins.deallocate()
     leapOffsets.deallocate()
     slotFrequencies.deallocate()
     slotBins.deallocate()
@@ -478,21 +495,45 @@ struct PitchHMM: ~Copyable {
     slotInfo[slot * 3 + 1] = levelDBFS
     slotInfo[slot * 3 + 2] = candidates.voicedProbability
 
-    // Observation log-probabilities.
+    // Observation log-probabilities: each candidate's probability in its bin and a share of it an
+    // octave above and below.
     let floor: Float = 1e-30
     for b in 0..<n { observation[b] = 0 }
-    for c in 0..<candidates.count { observation[candidates.binIndices[c]] += Float(candidates.probabilities[c]) }
+    var touched = 0
+    for c in 0..<candidates.count {
+      let b = candidates.binIndices[c]
+      observation[b] += Float(candidates.probabilities[c])
+      touchedBins[touched] = b
+      touched += 1
+    }
+    if octaveShare > 0 {
+      for c in 0..<candidates.count {
+        let share = octaveShare * Float(candidates.probabilities[c])
+        let below = candidates.binIndices[c] - octaveBins
+        if below >= 0 {
+          observation[below] += share
+          touchedBins[touched] = below
+          touched += 1
+        }
+        let above = candidates.binIndices[c] + octaveBins
+        if above < n {
+          observation[above] += share
+          touchedBins[touched] = above
+          touched += 1
+        }
+      }
+    }
     // RT-audited: libm's log is a pure function; it neither allocates nor locks.
     let unvoicedProbability = max(Float(1 - candidates.voicedProbability) / Float(n), floor)
     let logUnvoiced = _unsafePerformance { log(unvoicedProbability) }
-    // Most bins hold no candidate: their log is the floor's, computed once; the few that do
-    // (a bin may hold several candidates: their sum) are taken one log each.
+    // Most bins hold no probability: their log is the floor's, computed once; the few that do
+    // (a bin may hold several shares: their sum) are taken one log each.
     let logFloor = _unsafePerformance { log(floor) }
-    for c in 0..<candidates.count { binTotals[c] = observation[candidates.binIndices[c]] }
+    for t in 0..<touched { binTotals[t] = observation[touchedBins[t]] }
     for b in 0..<n { observation[b] = logFloor }
-    for c in 0..<candidates.count {
-      let p = binTotals[c]
-      if p > floor { observation[candidates.binIndices[c]] = _unsafePerformance { log(p) } }
+    for t in 0..<touched {
+      let p = binTotals[t]
+      if p > floor { observation[touchedBins[t]] = _unsafePerformance { log(p) } }
     }
 
     if frames == 0 {
@@ -714,7 +755,32 @@ struct PitchHMM: ~Copyable {
         nearest = c
       }
     }
+    if nearest >= 0, distance <= jump {
+      decided.frequencyHz = slotFrequencies[slot * m + nearest]
+      return
+    }
+    // None within a hop's move: with the octave confusion, the nearest an octave off, taken to
+    // the decoded octave (the state's own octave may hold no candidate in an attack).
+    guard octaveShare > 0 else { return }
+    nearest = -1
+    distance = Int.max
+    var scale = 1.0
+    for c in 0..<slotCounts[slot] {
+      let bin = slotBins[slot * m + c]
+      let fromAbove = abs(bin - octaveBins - state)
+      if fromAbove < distance {
+        distance = fromAbove
+        nearest = c
+        scale = 0.5
+      }
+      let fromBelow = abs(bin + octaveBins - state)
+      if fromBelow < distance {
+        distance = fromBelow
+        nearest = c
+        scale = 2
+      }
+    }
     guard nearest >= 0, distance <= jump else { return }
-    decided.frequencyHz = slotFrequencies[slot * m + nearest]
+    decided.frequencyHz = slotFrequencies[slot * m + nearest] * scale
   }
 }

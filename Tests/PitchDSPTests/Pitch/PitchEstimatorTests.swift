@@ -247,6 +247,47 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     #expect(result.rawPitch >= 0.99, "\(method) after \(gapSeconds) s: \(result)")
   }
 
+  /// A note whose first 50 ms also repeat at twice its period (a sub-harmonic in the attack, as
+  /// in some flute, saxophone and bassoon samples: partials of A3 3 dB under A4's, fading out):
+  /// those frames' troughs all sit an octave low. Without the octave confusion the offline path
+  /// read them at A3 and then jumped to A4 through an unvoiced frame; with it the note's later
+  /// frames decide its octave for the attack too, and the attack reports A4.
+  @Test func anAttackReadAnOctaveLowDoesNotSplitTheNote() throws {
+    let rate = Self.rate
+    let onset = 0.2
+    let length = 0.5
+    var samples = [Float](repeating: 0, count: Int((onset + length + 0.2) * rate))
+    for n in 0..<Int(length * rate) {
+      let t = Double(n) / rate
+      let envelope = min(1, t / 0.005) * min(1, (length - t) / 0.02)
+      var tone = 0.0
+      for (k, amplitude) in [1, 0.5, 0.3, 0.2].enumerated() {
+        tone += amplitude * sin(2 * Double.pi * 440 * Double(k + 1) * t)
+      }
+      let subEnvelope = t < 0.05 ? 1 : exp(-(t - 0.05) / 0.01)
+      var sub = 0.0
+      for (k, amplitude) in [(1, 1.0), (3, 0.5), (5, 0.3)] {
+        sub += amplitude * sin(2 * Double.pi * 220 * Double(k) * t)
+      }
+      samples[Int(onset * rate) + n] = Float(0.3 * envelope * (tone + pow(10, -3.0 / 20) * subEnvelope * sub))
+    }
+    let estimates = try track(samples)
+    let result = accuracy(estimates, truth: { _ in 440 }, from: onset + 0.01, to: onset + length - 0.03)
+    #expect(result.rawPitch >= 0.99, "\(result)")
+  }
+
+  @Test(arguments: [-0.01, 0.51, .nan])
+  func anOctaveConfusionOutsideZeroToAHalfIsRefused(probability: Double) {
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator(configuration: configuration, octaveConfusionProbability: probability)
+    }
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator.offline(
+        configuration: configuration, frameCount: 44_100, octaveConfusionProbability: probability)
+    }
+  }
+
   // Not MPM: its key maximum is the common period on 20 % of these frames.
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin])
   func aRoomsRingOfTheNoteBeforeDoesNotTurnTheNoteIntoTheirCommonPeriod(method: PitchMethod) throws {
