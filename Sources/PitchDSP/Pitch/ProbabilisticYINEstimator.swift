@@ -79,7 +79,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   /// In `Evaluation/pitch` (stop 36), 0.05 took the held notes read at two octaves on the clean
   /// renders from 8 / 2 / 1 / 1 to 3 / 1 / 1 / 0 of 344 (FluidR3 / MuseScore / TimGM6mb /
   /// csound) and raised or kept the offline path's raw pitch accuracy on all four sets in every
-  /// condition (most at 0 dB SNR: +28 to +70 frames of 13,921); the live decoder, whose octave
+  /// condition (most at 0 dB SNR: +27 to +70 frames of 13,921); the live decoder, whose octave
   /// leaps undo an attack's octave anyway, moved within ±25 frames.
   public let octaveConfusionProbability: Double
   /// The mean of the threshold distribution (pYIN's choices: 0.10, 0.15, 0.20). Higher means
