@@ -117,11 +117,7 @@ public final class LivePerformanceTracker {
       sounds = PerformanceTracker(notes: notes, configuration: sounds).fittedConfiguration(sampleRate: sampleRate)
     }
     soundConfiguration = sounds
-    var pitch = PitchConfiguration(
-      sampleRate: sampleRate, minimumFrequencyHz: sounds.minimumFrequencyHz,
-      maximumFrequencyHz: sounds.maximumFrequencyHz, hopSeconds: sounds.hopSeconds)
-    pitch.noiseCompensation = SoundTracker.noiseCompensation
-    pitch.limitsBandToPartials = SoundTracker.limitsBandToPartials
+    let pitch = sounds.pitchConfiguration(sampleRate: sampleRate)
     // Harmonic leaps off, as in the offline grader, whose segmentation rules this one shares (and,
     // as there, no newest-note candidates):
     // with them (Evaluation/grading/live.py) partial, extra and drift-timing F1 rose but the

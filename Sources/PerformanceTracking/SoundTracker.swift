@@ -182,11 +182,7 @@ public struct SoundTracker: Sendable {
   public func track(_ samples: [Float], sampleRate: Double) throws(PitchDSPError) -> (
     estimates: [PitchEstimate], sounds: [PerformanceSound]
   ) {
-    var pitch = PitchConfiguration(
-      sampleRate: sampleRate, minimumFrequencyHz: configuration.minimumFrequencyHz,
-      maximumFrequencyHz: configuration.maximumFrequencyHz, hopSeconds: configuration.hopSeconds)
-    pitch.noiseCompensation = Self.noiseCompensation
-    pitch.limitsBandToPartials = Self.limitsBandToPartials
+    let pitch = configuration.pitchConfiguration(sampleRate: sampleRate)
     try pitch.validate()
     let estimator = try ProbabilisticYINEstimator.offline(
       configuration: pitch, frameCount: samples.count, findsNewestNote: Self.findsNewestNote)
@@ -645,5 +641,19 @@ public struct SoundTracker: Sendable {
     let sorted = values.sorted()
     let middle = sorted.count / 2
     return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}
+
+extension SoundTracker.Configuration {
+  /// The pitch tracker's configuration for sounds at `sampleRate`, offline and live: this range
+  /// and hop, with the noise compensation and the band limit set as sounds were measured with
+  /// (``SoundTracker/noiseCompensation``, ``SoundTracker/limitsBandToPartials``).
+  func pitchConfiguration(sampleRate: Double) -> PitchConfiguration {
+    var pitch = PitchConfiguration(
+      sampleRate: sampleRate, minimumFrequencyHz: minimumFrequencyHz, maximumFrequencyHz: maximumFrequencyHz,
+      hopSeconds: hopSeconds)
+    pitch.noiseCompensation = SoundTracker.noiseCompensation
+    pitch.limitsBandToPartials = SoundTracker.limitsBandToPartials
+    return pitch
   }
 }

@@ -256,20 +256,17 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     let rate = Self.rate
     let onset = 0.2
     let length = 0.5
+    let tone = Self.generator.harmonicTone(
+      fundamentalHz: 440, partialAmplitudes: [1, 0.5, 0.3, 0.2], length: .seconds(length))
+    let sub = Self.generator.harmonicTone(
+      fundamentalHz: 220, partialAmplitudes: [1, 0, 0.5, 0, 0.3], length: .seconds(length))
     var samples = [Float](repeating: 0, count: Int((onset + length + 0.2) * rate))
-    for n in 0..<Int(length * rate) {
+    for n in tone.indices {
       let t = Double(n) / rate
       let envelope = min(1, t / 0.005) * min(1, (length - t) / 0.02)
-      var tone = 0.0
-      for (k, amplitude) in [1, 0.5, 0.3, 0.2].enumerated() {
-        tone += amplitude * sin(2 * Double.pi * 440 * Double(k + 1) * t)
-      }
       let subEnvelope = t < 0.05 ? 1 : exp(-(t - 0.05) / 0.01)
-      var sub = 0.0
-      for (k, amplitude) in [(1, 1.0), (3, 0.5), (5, 0.3)] {
-        sub += amplitude * sin(2 * Double.pi * 220 * Double(k) * t)
-      }
-      samples[Int(onset * rate) + n] = Float(0.3 * envelope * (tone + pow(10, -3.0 / 20) * subEnvelope * sub))
+      let mixed = Double(tone[n]) + pow(10, -3.0 / 20) * subEnvelope * Double(sub[n])
+      samples[Int(onset * rate) + n] = Float(0.3 * envelope * mixed)
     }
     let estimates = try track(samples)
     let result = accuracy(estimates, truth: { _ in 440 }, from: onset + 0.01, to: onset + length - 0.03)
