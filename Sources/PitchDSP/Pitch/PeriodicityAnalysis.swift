@@ -104,6 +104,9 @@ struct PeriodicityAnalysis: ~Copyable {
   private(set) var noiseShare = 0.0
   /// The recent peak level, in dBFS.
   private var peakLevel = -Double.infinity
+  /// A steady periodic sound under the music (mains hum), learned from the quietest frames; the
+  /// estimators ask it how much a candidate period counts (``PeriodicBackground/weight(period:levelDBFS:)``).
+  private(set) var background: PeriodicBackground
 
   /// - Parameters:
   ///   - configuration: Sample rate, range, hop and window.
@@ -162,6 +165,7 @@ struct PeriodicityAnalysis: ~Copyable {
     written = plan.centreOffset
     let hopSeconds = Double(configuration.hopSize) / configuration.sampleRate
     quietestGrowth = pow(10, Self.quietestRiseDecibelsPerSecond * hopSeconds / 10)
+    background = PeriodicBackground(hopSeconds: hopSeconds)
   }
 
   deinit {
@@ -240,6 +244,7 @@ struct PeriodicityAnalysis: ~Copyable {
     noiseFloor.reset()
     noiseAge = 0
     quietestEnergy = -1
+    background.reset()
     if let resampler { resampler._withUnsafeGuaranteedRef { $0.reset() } }
   }
 
@@ -443,7 +448,26 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     // A frame without a period is noise to learn from.
     if learning, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
+    // One at the quietest level, well under the peak, may be a periodic background's.
+    if configuration.ignoresPeriodicBackground, background.admits(levelDBFS: levelDBFS, peakDBFS: peakLevel) {
+      background.observe(levelDBFS: levelDBFS, period: firstPeriod(below: background.periodicDepth))
+    }
     return true
+  }
+
+  /// The period of the first dip of `d′` below `depth` within the lag range (after
+  /// ``periodLag(startingAt:)``, from the parabola through its samples), in analysis samples; `nil`
+  /// when `d′` dips below it nowhere.
+  @_noLocks
+  private func firstPeriod(below depth: Float) -> Double? {
+    let d = normalizedDifference
+    var tau = max(plan.minimumLag, 1)
+    while tau < plan.maximumLag, d[tau] >= depth { tau += 1 }
+    guard tau < plan.maximumLag else { return nil }
+    // The bottom of that dip.
+    while tau + 1 < plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
+    let period = periodLag(startingAt: tau)
+    return Double(period) + parabolicOffset(d, at: period)
   }
 }
 

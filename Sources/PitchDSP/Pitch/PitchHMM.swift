@@ -259,9 +259,12 @@ struct ProbabilisticYINCandidates: ~Copyable {
       let period = k == likeliest ? analysis.refinedLag(lag) : Double(lag) + parabolicOffset(d, at: lag)
       let frequency = plan.analysisRate / period
       let bin = bins.bin(frequency)
-      guard bin >= 0 else { continue }
+      // A periodic background's candidate counts only as far as the frame rises over it.
+      let background = analysis.background.weight(period: period, levelDBFS: analysis.levelDBFS)
+      let probability = probabilities[k] * gate * background
+      guard bin >= 0, probability > 0 else { continue }
       frequencies[kept] = frequency
-      probabilities[kept] = probabilities[k] * gate
+      probabilities[kept] = probability
       binIndices[kept] = bin
       voicedProbability += probabilities[kept]
       kept += 1
@@ -357,9 +360,12 @@ struct PitchHMM: ~Copyable {
   /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
   /// top bit: set = came from unvoiced).
   private let backPointers: UnsafeMutableBufferPointer<UInt8>
-  /// Per slot: the frame's candidates (frequency, bin), count, time, level and voicing probability.
+  /// Per slot: the frame's candidates (frequency, probability, bin), count, time, level and voicing
+  /// probability, and the newest note's bin (see ``ProbabilisticYINCandidates/newNoteBin``).
   private let slotFrequencies: UnsafeMutableBufferPointer<Double>
+  private let slotProbabilities: UnsafeMutableBufferPointer<Double>
   private let slotBins: UnsafeMutableBufferPointer<Int>
+  private let slotNewNoteBins: UnsafeMutableBufferPointer<Int>
   private let slotCounts: UnsafeMutableBufferPointer<Int>
   private let slotInfo: UnsafeMutableBufferPointer<Double>  // time, level, voicing probability
   private let flushStates: UnsafeMutableBufferPointer<Int>
@@ -382,7 +388,12 @@ struct PitchHMM: ~Copyable {
   /// ``jump`` bins from the note before it, in one hop.
   static let newNoteProbability = 0.01
   private let logNewNote = Float(log(newNoteProbability))
-  private var frames = 0
+  /// Whether frames are only stored as they come and all decoded at the end (the offline path):
+  /// then their candidates can still be reweighted (``reweight(frames:by:)``).
+  let defersDecoding: Bool
+  /// Frames pushed, and frames whose forward step has run.
+  private(set) var frames = 0
+  private var stepped = 0
   private var flushed = 0
   private var flushCount = -1
 
@@ -392,11 +403,12 @@ struct PitchHMM: ~Copyable {
 
   init(
     bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0,
-    octaveConfusionProbability: Double = 0
+    octaveConfusionProbability: Double = 0, defersDecoding: Bool = false
   ) {
     self.bins = bins
     self.jump = jump
     self.lag = lag
+    self.defersDecoding = defersDecoding
     octaveShare = Float(octaveConfusionProbability)
     logStay = Float(log(1 - switchProbability))
     logSwitch = Float(log(switchProbability))
@@ -448,7 +460,9 @@ struct PitchHMM: ~Copyable {
     backPointers = .zeroed((lag + 1) * 2 * n)
     let m = ProbabilisticYINCandidates.maximumCandidates
     slotFrequencies = .zeroed((lag + 1) * m)
+    slotProbabilities = .zeroed((lag + 1) * m)
     slotBins = .zeroed((lag + 1) * m)
+    slotNewNoteBins = .zeroed(lag + 1)
     slotCounts = .zeroed(lag + 1)
     slotInfo = .zeroed((lag + 1) * 3)
     flushStates = .zeroed(lag + 1)
@@ -464,7 +478,9 @@ struct PitchHMM: ~Copyable {
     touchedBins.deallocate()
     leapOffsets.deallocate()
     slotFrequencies.deallocate()
+    slotProbabilities.deallocate()
     slotBins.deallocate()
+    slotNewNoteBins.deallocate()
     slotCounts.deallocate()
     slotInfo.deallocate()
     flushStates.deallocate()
@@ -475,77 +491,31 @@ struct PitchHMM: ~Copyable {
   /// Forgets the stream.
   mutating func reset() {
     frames = 0
+    stepped = 0
     flushed = 0
     flushCount = -1
   }
 
-  /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``).
+  /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``), never
+  /// when it ``defersDecoding``.
   @_noLocks
   mutating func push(_ candidates: borrowing ProbabilisticYINCandidates, time: Double, levelDBFS: Double) -> Bool {
-    let n = bins.count
     let slot = frames % (lag + 1)
     // Store the frame for decoding later.
     let m = ProbabilisticYINCandidates.maximumCandidates
     for c in 0..<candidates.count {
       slotFrequencies[slot * m + c] = candidates.frequencies[c]
+      slotProbabilities[slot * m + c] = candidates.probabilities[c]
       slotBins[slot * m + c] = candidates.binIndices[c]
     }
     slotCounts[slot] = candidates.count
     slotInfo[slot * 3] = time
     slotInfo[slot * 3 + 1] = levelDBFS
     slotInfo[slot * 3 + 2] = candidates.voicedProbability
-
-    // Observation log-probabilities: each candidate's probability in its bin and a share of it an
-    // octave above and below.
-    let floor: Float = 1e-30
-    for b in 0..<n { observation[b] = 0 }
-    var touched = 0
-    for c in 0..<candidates.count {
-      let b = candidates.binIndices[c]
-      observation[b] += Float(candidates.probabilities[c])
-      touchedBins[touched] = b
-      touched += 1
-    }
-    if octaveShare > 0 {
-      for c in 0..<candidates.count {
-        let share = octaveShare * Float(candidates.probabilities[c])
-        let below = candidates.binIndices[c] - octaveBins
-        if below >= 0 {
-          observation[below] += share
-          touchedBins[touched] = below
-          touched += 1
-        }
-        let above = candidates.binIndices[c] + octaveBins
-        if above < n {
-          observation[above] += share
-          touchedBins[touched] = above
-          touched += 1
-        }
-      }
-    }
-    // RT-audited: libm's log is a pure function; it neither allocates nor locks.
-    let unvoicedProbability = max(Float(1 - candidates.voicedProbability) / Float(n), floor)
-    let logUnvoiced = _unsafePerformance { log(unvoicedProbability) }
-    // Most bins hold no probability: their log is the floor's, computed once; the few that do
-    // (a bin may hold several shares: their sum) are taken one log each.
-    let logFloor = _unsafePerformance { log(floor) }
-    for t in 0..<touched { binTotals[t] = observation[touchedBins[t]] }
-    for b in 0..<n { observation[b] = logFloor }
-    for t in 0..<touched {
-      let p = binTotals[t]
-      if p > floor { observation[touchedBins[t]] = _unsafePerformance { log(p) } }
-    }
-
-    if frames == 0 {
-      let prior = -_unsafePerformance { log(Float(2 * n)) }
-      for b in 0..<n {
-        voiced[b] = prior + observation[b]
-        unvoiced[b] = prior + logUnvoiced
-      }
-    } else {
-      step(slot: slot, logUnvoiced: logUnvoiced, newNoteBin: candidates.newNoteBin)
-    }
+    slotNewNoteBins[slot] = candidates.newNoteBin
     frames += 1
+    guard !defersDecoding else { return false }
+    stepForward()
     guard frames > lag else { return false }
     // Backtrack from the best state now to the frame `lag` hops back.
     var state = bestState()
@@ -558,10 +528,91 @@ struct PitchHMM: ~Copyable {
     return true
   }
 
+  /// Scales the candidates' probabilities of stored frames not yet decoded (the first `frames` of
+  /// a stream that ``defersDecoding``) by `weight(frequency, level)`, and their frames' voiced
+  /// probability with them.
+  @_noLocks
+  mutating func reweight(
+    frames count: Int, by weight: (_ frequencyHz: Double, _ levelDBFS: Double) -> Double
+  ) {
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    for frame in stepped..<min(count, frames) {
+      let slot = frame % (lag + 1)
+      var total = 0.0
+      for c in 0..<slotCounts[slot] {
+        slotProbabilities[slot * m + c] *= weight(slotFrequencies[slot * m + c], slotInfo[slot * 3 + 1])
+        total += slotProbabilities[slot * m + c]
+      }
+      slotInfo[slot * 3 + 2] = min(1, total)
+    }
+  }
+
+  /// Runs the forward step of the next stored frame.
+  @_noLocks
+  private mutating func stepForward() {
+    let n = bins.count
+    let slot = stepped % (lag + 1)
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    let count = slotCounts[slot]
+    // Observation log-probabilities: each candidate's probability in its bin and a share of it an
+    // octave above and below.
+    let floor: Float = 1e-30
+    for b in 0..<n { observation[b] = 0 }
+    var touched = 0
+    for c in 0..<count {
+      let b = slotBins[slot * m + c]
+      observation[b] += Float(slotProbabilities[slot * m + c])
+      touchedBins[touched] = b
+      touched += 1
+    }
+    if octaveShare > 0 {
+      for c in 0..<count {
+        let share = octaveShare * Float(slotProbabilities[slot * m + c])
+        let below = slotBins[slot * m + c] - octaveBins
+        if below >= 0 {
+          observation[below] += share
+          touchedBins[touched] = below
+          touched += 1
+        }
+        let above = slotBins[slot * m + c] + octaveBins
+        if above < n {
+          observation[above] += share
+          touchedBins[touched] = above
+          touched += 1
+        }
+      }
+    }
+    // RT-audited: libm's log is a pure function; it neither allocates nor locks.
+    let unvoicedProbability = max(Float(1 - slotInfo[slot * 3 + 2]) / Float(n), floor)
+    let logUnvoiced = _unsafePerformance { log(unvoicedProbability) }
+    // Most bins hold no probability: their log is the floor's, computed once; the few that do
+    // (a bin may hold several shares: their sum) are taken one log each.
+    let logFloor = _unsafePerformance { log(floor) }
+    for t in 0..<touched { binTotals[t] = observation[touchedBins[t]] }
+    for b in 0..<n { observation[b] = logFloor }
+    for t in 0..<touched {
+      let p = binTotals[t]
+      if p > floor { observation[touchedBins[t]] = _unsafePerformance { log(p) } }
+    }
+
+    if stepped == 0 {
+      let prior = -_unsafePerformance { log(Float(2 * n)) }
+      for b in 0..<n {
+        voiced[b] = prior + observation[b]
+        unvoiced[b] = prior + logUnvoiced
+      }
+    } else {
+      step(slot: slot, logUnvoiced: logUnvoiced, newNoteBin: slotNewNoteBins[slot])
+    }
+    stepped += 1
+  }
+
   /// At the end of a stream, decides the next frame still held back; `false` when none is left.
   @_noLocks
   mutating func flushNext() -> Bool {
     if flushCount < 0 {
+      // Deferred frames are decoded now.
+      while stepped < frames { stepForward() }
       // The frames not yet decided: the last min(lag, frames) ones.
       flushCount = min(lag, frames)
       flushed = 0

@@ -100,6 +100,11 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   private var analysis: PeriodicityAnalysis
   private var candidates: ProbabilisticYINCandidates
   private var decoder: PitchHMM
+  /// The periodic background (mains hum) as first established, and the frames analyzed before:
+  /// the offline path weighs those frames' candidates against it at the end (a hum in the
+  /// lead-in and the first rest is known only later).
+  private var firstBackground: PeriodicBackground?
+  private var framesBeforeBackground = 0
 
   /// Creates a live estimator; allocates all its memory.
   ///
@@ -160,13 +165,14 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     return try ProbabilisticYINEstimator(
       configuration: configuration, lag: hops, maximumTransitionOctavesPerSecond: maximumTransitionOctavesPerSecond,
       switchProbability: switchProbability, thresholdMean: thresholdMean, harmonicLeapProbability: harmonicLeapProbability,
-      findsNewestNote: findsNewestNote, octaveConfusionProbability: octaveConfusionProbability)
+      findsNewestNote: findsNewestNote, octaveConfusionProbability: octaveConfusionProbability,
+      defersDecoding: true)
   }
 
   private init(
     configuration: PitchConfiguration, lag lagFrames: Int, maximumTransitionOctavesPerSecond: Double,
     switchProbability: Double, thresholdMean: Double, harmonicLeapProbability: Double, findsNewestNote: Bool,
-    octaveConfusionProbability: Double
+    octaveConfusionProbability: Double, defersDecoding: Bool = false
   ) throws(PitchDSPError) {
     guard harmonicLeapProbability >= 0, harmonicLeapProbability < 0.5 else {
       throw .invalidParameter(
@@ -205,7 +211,8 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     self.analysis = analysis
     decoder = PitchHMM(
       bins: bins, jump: max(1, jump), switchProbability: switchProbability, lag: lagFrames,
-      leapProbability: harmonicLeapProbability, octaveConfusionProbability: octaveConfusionProbability)
+      leapProbability: harmonicLeapProbability, octaveConfusionProbability: octaveConfusionProbability,
+      defersDecoding: defersDecoding)
   }
 
   public var latencySeconds: Double { analysis.latencySeconds + Double(lagFrames) * configuration.hopSeconds }
@@ -221,6 +228,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     var produced = 0
     while analysis.advance(frames, offset: &offset) {
       candidates.compute(analysis)
+      noteBackground()
       if decoder.push(candidates, time: analysis.frameTime, levelDBFS: analysis.levelDBFS) {
         // Programmer error: `estimates` smaller than `maximumEstimates(forFrames:)`.
         guard produced < estimates.count else { fatalError() }
@@ -237,10 +245,17 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     var produced = 0
     while analysis.advanceToEnd() {
       candidates.compute(analysis)
+      noteBackground()
       if decoder.push(candidates, time: analysis.frameTime, levelDBFS: analysis.levelDBFS) {
         guard produced < estimates.count else { fatalError() }
         estimates[produced] = decoder.decided
         produced += 1
+      }
+    }
+    if decoder.defersDecoding, let background = firstBackground {
+      let rate = analysis.plan.analysisRate
+      decoder.reweight(frames: framesBeforeBackground) { frequency, level in
+        background.weight(period: rate / frequency, levelDBFS: level)
       }
     }
     while decoder.flushNext() {
@@ -255,5 +270,18 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     analysis.reset()
     candidates.reset()
     decoder.reset()
+    firstBackground = nil
+    framesBeforeBackground = 0
+  }
+
+  /// Keeps the periodic background as first established, and the frames before it.
+  @_noLocks
+  private func noteBackground() {
+    guard firstBackground == nil else { return }
+    if analysis.background.isEstablished {
+      firstBackground = analysis.background
+    } else {
+      framesBeforeBackground += 1
+    }
   }
 }

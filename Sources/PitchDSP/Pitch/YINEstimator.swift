@@ -93,6 +93,9 @@ struct YINDecider {
     // third harmonic) hands over.
     tau = analysis.periodLag(startingAt: tau)
     let period = analysis.refinedLag(tau)
+    // A periodic background's period, not clearly louder than it: unvoiced.
+    let background = analysis.background.weight(period: period, levelDBFS: analysis.levelDBFS)
+    guard background >= 0.5 else { return unvoiced }
     return PitchEstimate(
       time: analysis.frameTime, frequencyHz: plan.analysisRate / period, confidence: Double(max(0, min(1, 1 - d[tau]))),
       levelDBFS: analysis.levelDBFS)

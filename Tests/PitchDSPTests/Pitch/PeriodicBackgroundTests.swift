@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+import _TestSupport
+
+@testable import PitchDSP
+
+/// Mains hum under a melody: the rests are not a 50 Hz note.
+@Suite struct PeriodicBackgroundTests {
+  static let rate = 44100.0
+  static let generator = SignalGenerator(sampleRate: rate)
+  static let notes = [330.0, 440, 392, 523.25]
+  /// Lead-in, each note, each rest (seconds).
+  static let leadIn = 0.5
+  static let noteSeconds = 0.5
+  static let restSeconds = 0.4
+
+  /// The note sounding at `time`, or `nil` in a rest (with 60 ms either side of a note ignored:
+  /// attacks and releases).
+  static func note(at time: Double) -> Double?? {
+    let t = time - leadIn
+    guard t >= 0 else { return .some(nil) }
+    let slot = Int(t / (noteSeconds + restSeconds))
+    let within = t - Double(slot) * (noteSeconds + restSeconds)
+    guard slot < notes.count else { return .some(nil) }
+    if within < -0.06 + noteSeconds, within > 0.06 { return .some(notes[slot]) }
+    if within > noteSeconds + 0.06, within < noteSeconds + restSeconds - 0.06 { return .some(nil) }
+    return .none
+  }
+
+  /// The melody (harmonic tones at 0.2 peak, gaps of silence) with 50 Hz hum of six harmonics
+  /// `humDecibels` under the notes' RMS, over a lead-in of hum alone and a last rest.
+  static func hummedMelody(humDecibels: Double = -25) -> [Float] {
+    var parts = [generator.silence(length: .seconds(leadIn))]
+    for frequency in notes {
+      let tone = generator.harmonicTone(
+        fundamentalHz: frequency, partialAmplitudes: [1, 0.6, 0.4, 0.25, 0.15], length: .seconds(noteSeconds))
+      parts.append(Signal.scaled(tone, by: 0.2 / (Signal.peak(tone))))
+      parts.append(generator.silence(length: .seconds(restSeconds)))
+    }
+    let melody = Signal.concatenated(parts)
+    let hum = generator.harmonicTone(
+      fundamentalHz: 50, partialAmplitudes: [1, 0.8, 0.5, 0.4, 0.25, 0.2], length: .frames(melody.count))
+    let noteRMS = Signal.rms(Array(melody[Int(leadIn * rate)..<Int((leadIn + noteSeconds) * rate)]))
+    return Signal.added(melody, Signal.scaled(hum, by: noteRMS * pow(10, humDecibels / 20) / Signal.rms(hum)))
+  }
+
+  static func estimator(_ method: PitchMethod, ignoresBackground: Bool = true, frames: Int) throws
+    -> any PitchEstimator
+  {
+    var configuration = PitchConfiguration(sampleRate: rate)
+    configuration.ignoresPeriodicBackground = ignoresBackground
+    return method == .pyin
+      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: frames)
+      : try makeEstimator(method, configuration)
+  }
+
+  /// The share of the rests' frames (after `from` seconds) read voiced, and of the notes' frames
+  /// read within 50 cents.
+  static func score(_ estimates: [PitchEstimate], from: Double = 0) -> (falseAlarms: Double, rawPitch: Double)
+  {
+    var rest = (voiced: 0, all: 0)
+    var note = (right: 0, all: 0)
+    for estimate in estimates where estimate.time >= from {
+      guard let expected = Self.note(at: estimate.time) else { continue }
+      if let expected {
+        note.all += 1
+        if estimate.isVoiced, abs(cents(estimate.frequencyHz, expected)) < 50 { note.right += 1 }
+      } else {
+        rest.all += 1
+        if estimate.isVoiced { rest.voiced += 1 }
+      }
+    }
+    return (Double(rest.voiced) / Double(max(1, rest.all)), Double(note.right) / Double(max(1, note.all)))
+  }
+
+  /// Offline, the whole file is decided knowing the background: the lead-in and the first rest
+  /// too. Without it, nearly every rest frame was a 50 Hz note.
+  @Test func theOfflinePathReadsNoRestAsTheHum() throws {
+    let signal = Self.hummedMelody()
+    let ignoring = Self.score(try Self.estimator(.pyin, frames: signal.count).estimates(for: signal))
+    let keeping = Self.score(
+      try Self.estimator(.pyin, ignoresBackground: false, frames: signal.count).estimates(for: signal))
+    #expect(ignoring.falseAlarms <= 0.02, "\(ignoring)")
+    #expect(ignoring.rawPitch >= 0.99, "\(ignoring)")
+    #expect(keeping.falseAlarms >= 0.9, "without: \(keeping)")
+  }
+
+  /// Live, the background is known after the first rest: from the second note on, the rests are
+  /// unvoiced.
+  @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
+  func liveTheRestsAfterTheFirstAreNotTheHum(method: PitchMethod) throws {
+    let signal = Self.hummedMelody()
+    let secondNote = Self.leadIn + Self.noteSeconds + Self.restSeconds
+    let ignoring = Self.score(
+      try Self.estimator(method, frames: signal.count).estimates(for: signal), from: secondNote)
+    let keeping = Self.score(
+      try Self.estimator(method, ignoresBackground: false, frames: signal.count).estimates(for: signal),
+      from: secondNote)
+    #expect(ignoring.falseAlarms <= 0.05, "\(method): \(ignoring)")
+    #expect(ignoring.rawPitch >= 0.98, "\(method): \(ignoring)")
+    #expect(keeping.falseAlarms >= 0.5, "\(method) without: \(keeping)")
+  }
+
+  /// A note at the hum's own pitch, played well over it, is still a note; one at another pitch
+  /// barely over the hum is too.
+  @Test func notesOverTheHumAreKept() throws {
+    let hummed = Self.hummedMelody()
+    let tail = Self.generator.silence(length: .seconds(0.3))
+    let bass = Self.generator.harmonicTone(
+      fundamentalHz: 100, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(0.6))
+    let soft = Self.generator.harmonicTone(
+      fundamentalHz: 659.26, partialAmplitudes: [1, 0.5], length: .seconds(0.6))
+    let humRMS = Signal.rms(Array(hummed[0..<Int(0.4 * Self.rate)]))
+    let hum = Self.generator.harmonicTone(
+      fundamentalHz: 50, partialAmplitudes: [1, 0.8, 0.5, 0.4, 0.25, 0.2], length: .seconds(1.5))
+    let humAgain = Signal.scaled(hum, by: humRMS / Signal.rms(hum))
+    // Bass at twice the hum's frequency 20 dB over it, then a rest, then a tone 6 dB over it.
+    let added = Signal.concatenated([
+      Signal.scaled(bass, by: 10 * humRMS / Signal.rms(bass)), tail,
+      Signal.scaled(soft, by: 2 * humRMS / Signal.rms(soft)),
+    ])
+    let signal = hummed + Signal.added(added, humAgain)
+    let start = Double(hummed.count) / Self.rate
+    for method in [PitchMethod.pyin, .pyinLive] {
+      let estimates = try Self.estimator(method, frames: signal.count).estimates(for: signal)
+      let bassResult = accuracy(estimates, truth: { _ in 100 }, from: start + 0.1, to: start + 0.5)
+      let softResult = accuracy(estimates, truth: { _ in 659.26 }, from: start + 1.0, to: start + 1.4)
+      #expect(bassResult.rawPitch >= 0.95, "\(method) bass: \(bassResult)")
+      #expect(softResult.rawPitch >= 0.95, "\(method) soft: \(softResult)")
+    }
+  }
+
+  /// The learning itself, frame by frame: a steady periodic background is established after
+  /// 0.2 s of rest once something 15 dB louder was heard; a release falling through the quietest
+  /// level at the same period is not; the background is forgotten when the hum stops.
+  @Test func aSteadyBackgroundIsLearnedAndAFallingTailIsNot() {
+    let period = 882.0  // 50 Hz at 44.1 kHz
+    var steady = PeriodicBackground(hopSeconds: 0.01)
+    _ = steady.admits(levelDBFS: -10, peakDBFS: -10)
+    var frames = 0
+    while !steady.isEstablished, frames < 100 {
+      let level = -40 + (frames.isMultiple(of: 2) ? 0.8 : -0.8)  // the window meeting the hum's phase
+      if steady.admits(levelDBFS: level, peakDBFS: -10) { steady.observe(levelDBFS: level, period: period) }
+      frames += 1
+    }
+    #expect(steady.isEstablished && frames <= 25, "\(frames) frames")
+    let level = steady.levelDBFS
+    #expect(abs(level + 40) < 1)
+    #expect(steady.weight(period: period, levelDBFS: level) == 0)
+    #expect(steady.weight(period: period / 2, levelDBFS: level + 2) == 0)
+    #expect(steady.weight(period: period * 3, levelDBFS: level + 2) == 0)
+    #expect(steady.weight(period: period, levelDBFS: level + 20) == 1)
+    #expect(abs(steady.weight(period: period, levelDBFS: level + 7.5) - 0.5) < 1e-9)
+    #expect(steady.weight(period: period * 0.8, levelDBFS: level) == 1)
+
+    // The hum stops: noise alone, 10 dB quieter, has no period.
+    var stopped = steady
+    for _ in 0..<10 where stopped.admits(levelDBFS: -50, peakDBFS: -10) {
+      stopped.observe(levelDBFS: -50, period: nil)
+    }
+    #expect(!stopped.isEstablished)
+
+    var falling = PeriodicBackground(hopSeconds: 0.01)
+    _ = falling.admits(levelDBFS: -10, peakDBFS: -10)
+    for frame in 0..<60 {
+      let level = -35 - 0.3 * Double(frame)  // 30 dB a second, a release tail
+      if falling.admits(levelDBFS: level, peakDBFS: -10) { falling.observe(levelDBFS: level, period: 26.25) }
+      #expect(!falling.isEstablished, "frame \(frame)")
+    }
+  }
+}
