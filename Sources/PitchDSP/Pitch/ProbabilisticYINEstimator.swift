@@ -45,10 +45,12 @@ import Foundation
 /// is a fixed-lag Viterbi decoder that, at each frame, emits the best path's state ``lagFrames``
 /// hops back; its ``latencySeconds`` is the analysis frame's half length plus the lag. The offline
 /// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:)``,
-/// keeps every frame of a signal of known length and emits the single best path over all of
-/// them from ``finish(into:)``: better decisions at note boundaries, at the price of memory in
-/// proportion to the length (about 1.3 KB per hop with the default range) and no output before
-/// the end.
+/// keeps every frame's candidates of a signal of known length, decodes them all in
+/// ``finish(into:)`` and emits the single best path over them: better decisions at note
+/// boundaries, and a periodic background (``PitchConfiguration/ignoresPeriodicBackground``)
+/// learned in a later rest also discounts the lead-in and the rests before, at the price of
+/// memory in proportion to the length (about 1.4 KB per hop with the default range) and no output
+/// before the end.
 ///
 /// The reported frequency is the candidate nearest the decoded pitch bin (YIN's interpolated
 /// estimate, not the bin centre); the confidence is the frame's voicing probability (the total
