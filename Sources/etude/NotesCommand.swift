@@ -28,13 +28,17 @@ struct NotesCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
+  @Flag(help: "Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it is learned from the rests and ignored.")
+  var keepPeriodicBackground = false
+
   @OptionGroup var lookAhead: LookAheadOptions
 
   @OptionGroup var rawInput: RawInputOptions
 
   func run() throws {
     let input = try MonoInput(file: file, raw: rawInput)
-    let configuration = PitchConfiguration(sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz)
+    var configuration = PitchConfiguration(sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz)
+    configuration.ignoresPeriodicBackground = !keepPeriodicBackground
     let segmenter = NoteSegmenter()
     func print(_ segment: NoteSegment) {
       let nearest = Tuning.standard.nearestNote(frequencyHz: segment.frequencyHz)

@@ -31,6 +31,9 @@ struct PitchCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
+  @Flag(help: "Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it is learned from the rests and ignored.")
+  var keepPeriodicBackground = false
+
   @OptionGroup var lookAhead: LookAheadOptions
 
   @OptionGroup var rawInput: RawInputOptions
@@ -42,8 +45,9 @@ struct PitchCommand: ParsableCommand {
 
   func run() throws {
     let input = try MonoInput(file: file, raw: rawInput)
-    let configuration = PitchConfiguration(
+    var configuration = PitchConfiguration(
       sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz, hopSeconds: hopMs / 1000)
+    configuration.ignoresPeriodicBackground = !keepPeriodicBackground
     let lookAheadFrames = try lookAhead.frames(hopSeconds: configuration.hopSeconds)
     try trackPitch(input, configuration: configuration, method: method, lookAheadFrames: lookAheadFrames) {
       estimates in

@@ -61,4 +61,37 @@ import Testing
     let notes = try runEtude(["notes", url.path, "--method", "pyin-live", "--look-ahead-ms", milliseconds])
     #expect(notes.status != 0 && notes.err.contains("--look-ahead-ms must be 1...64 hops"), "\(notes.err)")
   }
+
+  /// Three notes with rests between them, over 60 Hz mains hum 25 dB under them from the start.
+  static func hummedNotes() -> [Float] {
+    let notes = [(0.5, 392.0), (1.3, 523.25), (2.1, 440.0)]
+    return (0..<Int(3 * rate)).map { i in
+      let t = Double(i) / rate
+      var x = 0.0
+      for (start, frequency) in notes where t >= start && t < start + 0.5 {
+        let envelope = min(1, (t - start) / 0.01, (start + 0.5 - t) / 0.02)
+        for k in 1...4 { x += envelope * 0.25 / Double(k) * sin(2 * Double.pi * frequency * Double(k) * t) }
+      }
+      for k in 1...6 { x += 0.015 / Double(k) * sin(2 * Double.pi * 60 * Double(k) * t + Double(k)) }
+      return Float(x)
+    }
+  }
+
+  /// `etude notes` lists the three notes and no 60 Hz note in the lead-in or the rests; with
+  /// `--keep-periodic-background` the hum is a note again.
+  @Test func theHumIsNoNote() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("hum.wav")
+    try WAVWriter.write(AudioBuffer(sampleRate: Self.rate, channels: [Self.hummedNotes()]), to: url, encoding: .float32)
+    func frequencies(_ text: String) -> [Double] {
+      text.split(separator: "\n").compactMap { line in Double(line.split(separator: "\t")[2]) }
+    }
+    let ignoring = try runEtude(["notes", url.path])
+    let keeping = try runEtude(["notes", url.path, "--keep-periodic-background"])
+    #expect(ignoring.status == 0 && keeping.status == 0, "\(ignoring.err)\(keeping.err)")
+    let found = frequencies(ignoring.out)
+    #expect(found.count == 3 && zip(found, [392.0, 523.25, 440]).allSatisfy { abs(1200 * log2($0 / $1)) < 20 }, "\(ignoring.out)")
+    #expect(frequencies(keeping.out).contains { abs($0 - 60) < 2 }, "\(keeping.out)")
+  }
 }
