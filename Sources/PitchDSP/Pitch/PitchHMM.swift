@@ -496,8 +496,8 @@ struct PitchHMM: ~Copyable {
     flushCount = -1
   }
 
-  /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``), never
-  /// when it ``defersDecoding``.
+  /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``): never
+  /// when it ``defersDecoding`` and has room for the frame.
   @_noLocks
   mutating func push(_ candidates: borrowing ProbabilisticYINCandidates, time: Double, levelDBFS: Double) -> Bool {
     let slot = frames % (lag + 1)
@@ -514,8 +514,10 @@ struct PitchHMM: ~Copyable {
     slotInfo[slot * 3 + 2] = candidates.voicedProbability
     slotNewNoteBins[slot] = candidates.newNoteBin
     frames += 1
-    guard !defersDecoding else { return false }
-    stepForward()
+    // Deferred while the ring has room; past that (more frames than the offline length said),
+    // decoded as a fixed-lag decoder from here on.
+    if defersDecoding, frames <= lag { return false }
+    while stepped < frames { stepForward() }
     guard frames > lag else { return false }
     // Backtrack from the best state now to the frame `lag` hops back.
     var state = bestState()

@@ -482,6 +482,19 @@ func accuracy(_ estimates: [PitchEstimate], truth: (Double) -> Double, from: Dou
     }
   }
 
+  /// The offline path stores its frames and decodes them at the end; fed more than the length it
+  /// was made for, it decodes the rest as a fixed-lag decoder, and every frame is still right.
+  @Test func anOfflineEstimatorFedPastItsLengthKeepsTracking() throws {
+    let tone = Signal.scaled(
+      Self.generator.harmonicTone(fundamentalHz: 262, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(2)), by: 0.3)
+    let estimator = try ProbabilisticYINEstimator.offline(
+      configuration: PitchConfiguration(sampleRate: Self.rate), frameCount: tone.count / 3)
+    let estimates = estimator.estimates(for: tone)
+    #expect(estimates.count >= 195, "\(estimates.count) estimates")
+    let result = accuracy(estimates, truth: { _ in 262 }, from: 0.1, to: 1.9)
+    #expect(result.rawPitch == 1, "\(result)")
+  }
+
   @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
   func nonFiniteBurstsDoNotPoisonTheStream(method: PitchMethod) throws {
     let tone = Self.generator.harmonicTone(fundamentalHz: 330, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(1))
