@@ -57,9 +57,9 @@ AUBIO_BUF = 2048
 AUBIO_YIN_CONFIDENCE = 0.8
 PYIN_FRAME = 4096
 FMIN, FMAX = 40.0, 2000.0
-CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb']
+CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum']
 CONDITION_LABEL = {'clean': 'clean', 'snr20': '20 dB SNR', 'snr10': '10 dB SNR',
-                   'snr0': '0 dB SNR', 'reverb': 'reverb'}
+                   'snr0': '0 dB SNR', 'reverb': 'reverb', 'hum': 'mains hum'}
 DEFAULT_ETUDE_METHODS = 'yin,mpm,pyin,pyin-live'
 ETUDE_TIMEOUT_S = 600
 
@@ -564,31 +564,32 @@ def write_report(path, R):
       'voiced), CPU = CPU seconds per audio second.')
     w('')
     w('| tracker | RPA clean renders | worst clean instrument (RPA) | RPA renders 10 dB | '
-      'RPA synth 10 dB | VFA clean | VFA clean, far | VFA 10 dB | VFA 10 dB, far | '
+      'RPA synth 10 dB | VFA clean | VFA clean, far | VFA 10 dB | VFA 10 dB, far | VFA mains hum | '
       '¢ synth steady | octave errors clean renders | held notes with an octave jump, clean renders | '
       'CPU (all files) | CPU (%s) |'
       % ('%d s file' % round(R['throughput']['duration_s']) if R['throughput'] else 'long file'))
-    w('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
+    w('|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|')
     insts = R['instruments']
     for t in trackers:
         g = G[t]
         worst = min(insts, key=lambda i: g['%s/clean' % i]['rpa'] if g['%s/clean' % i]['rpa']
                     is not None else 2)
         tp = R['throughput']['cpu_per_audio_s'].get(t) if R['throughput'] else None
-        w('| %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+        w('| %s | %s | %s (%s) | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' % (
             t, fmt(g['renders/clean']['rpa']), worst, fmt(g['%s/clean' % worst]['rpa']),
             fmt(g.get('renders/snr10', {}).get('rpa')), fmt(g.get('synth/snr10', {}).get('rpa')),
             fmt(g['all/clean']['voicing_false_alarm']),
             fmt(g['all/clean']['voicing_false_alarm_far']),
             fmt(g.get('all/snr10', {}).get('voicing_false_alarm')),
             fmt(g.get('all/snr10', {}).get('voicing_false_alarm_far')),
+            fmt(g.get('all/hum', {}).get('voicing_false_alarm')),
             fmt(g['synth-steady/clean']['median_abs_cents'], 2),
             fmt(g['renders/clean']['octave_error_rate']), jumps_cell(g['renders/clean']),
             fmt_cpu(g['all']['cpu_per_audio_s']), fmt_cpu(tp)))
     w('')
     w('VFA clean covers the silences and decayed release tails of all clean files plus '
       '`synth-unvoiced` (noise, breath, clicks, silence); VFA 10 dB is the same silences with '
-      'the added noise. "far" counts only unvoiced frames more than 50 ms from any note or '
+      'the added noise, VFA mains hum with 50 or 60 Hz hum 25 dB under the notes. "far" counts only unvoiced frames more than 50 ms from any note or '
       'unscored frame: phantom pitches in silence and noise, without the frames where a long '
       'analysis window still (or already) reaches into a note.')
     w('')

@@ -14,8 +14,9 @@ Sets: fluidsynth renders of FluidR3_GM for 17 General MIDI instruments (single n
 instrument's range separated by silences, a legato phrase, staccato notes) and synthesized
 material with exact f0 (steady harmonic tones 40 Hz-2 kHz with three spectra, missing fundamental,
 vibrato, glides, attack transients, and unvoiced noise/silence).
-Conditions: clean, white or pink noise at 20, 10 and 0 dB SNR (SNR over the voiced spans), and
-room reverb (sox reverb 50 50 100).
+Conditions: clean, white or pink noise at 20, 10 and 0 dB SNR (SNR over the voiced spans),
+room reverb (sox reverb 50 50 100), and mains hum (50 or 60 Hz with eight harmonics, 25 dB under
+the voiced spans, through the whole file: lead-in, rests and tail included).
 
 Everything is deterministic: every random choice comes from a numpy Generator seeded from the
 set's name. The set is regenerated only when this file, the options, the soundfont or the
@@ -45,7 +46,9 @@ ENV_WIN_S = 0.030          # RMS window of the envelope used to measure tails
 ENV_STEP_S = 0.001
 DECAY_HOLD_S = 0.050       # the envelope must stay below the threshold this long
 F_MIN, F_MAX = 40.0, 2000.0
-CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb']
+CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum']
+HUM_DB = -25.0             # hum power against the voiced spans' power
+HUM_PARTIALS = [1, 0.8, 0.5, 0.4, 0.25, 0.2, 0.12, 0.1]
 REVERB_ARGS = ['reverb', '50', '50', '100']     # reverberance %, HF damping %, room scale %
 DEFAULT_SF2 = '/usr/share/sounds/sf2/FluidR3_GM.sf2'
 
@@ -474,6 +477,19 @@ def add_noise(y, notes, snr_db, name):
     return out, kind, float(measured)
 
 
+def add_hum(y, notes, name):
+    """Mains hum (50 or 60 Hz, seeded per set) with HUM_PARTIALS at seeded phases, HUM_DB under
+    the voiced spans' power. Returns the signal and the mains frequency."""
+    rng = seeded(name, 'hum')
+    mains = 50.0 if rng.random() < 0.5 else 60.0
+    t = np.arange(len(y)) / SR
+    hum = sum(a * np.sin(2 * np.pi * mains * (k + 1) * t + rng.uniform(0, 2 * np.pi))
+              for k, a in enumerate(HUM_PARTIALS))
+    p_sig, _ = voiced_power(y, notes)
+    hum *= np.sqrt(p_sig * 10 ** (HUM_DB / 10) / np.mean(hum ** 2))
+    return y + hum, mains
+
+
 def add_reverb(y, tmpdir):
     src = os.path.join(tmpdir, 'dry.wav')
     dst = os.path.join(tmpdir, 'wet.wav')
@@ -691,6 +707,9 @@ def process_set(spec, sf2, quick, conditions, out):
             elif cond.startswith('snr'):
                 y, kind, measured = add_noise(y0, src['notes'], float(cond[3:]), src['set'])
                 info.update(noise=kind, snr_db=round(measured, 3))
+            elif cond == 'hum':
+                y, mains = add_hum(y0, src['notes'], src['set'])
+                info.update(hum_hz=mains, hum_db=HUM_DB)
             else:
                 y = add_reverb(y0, tmp)
                 tails = tail_intervals(y, src['notes'])
