@@ -16,8 +16,9 @@ import Foundation
 /// ``disagreementCost`` says. A hum's level holds, where a release tail, at the quietest level as
 /// it falls, drifts out of agreement first (``levelSmoothing``).
 ///
-/// While it is established, a candidate period that is the background's, twice or three times it,
-/// or a half, a third or a quarter of it (a harmonic of the hum read as the period) counts only in
+/// While it is established, a candidate period that is the background's, one and a half, twice or
+/// three times it, or a quarter, a third, a half, two thirds or three quarters of it (where some of
+/// the hum's harmonics line up, its difference function dips too) counts only in
 /// proportion to how far the frame rises over the background's level: not at all up to
 /// ``fullSuppression`` above it, fully from ``noSuppression`` above. A note at another pitch is
 /// never touched, however soft; a note loud over the hum neither.
@@ -37,9 +38,12 @@ struct PeriodicBackground {
   static let belowPeak = 15.0
   /// Two periods agree within this relative difference (about half a semitone).
   static let periodTolerance = 0.03
-  /// The background's period and level follow the frames within this relative difference of
-  /// its period only: a release tail mixed with a hum repeats a few percent off the hum's period,
-  /// and would pull it away from the hum itself.
+  /// Until the background is established, its period follows every agreeing frame with this
+  /// weight (the frame that first set it may have been a release tail mixed with the hum,
+  /// which repeats a few percent off the hum's period)...
+  static let periodSmoothing = 0.1
+  /// ...and once it is, only the frames within this relative difference (a soft note held over
+  /// the hum at its level repeats 2–3 % off it, frame after frame, and would pull it away).
   static let driftTolerance = 0.01
   /// A frame is clearly louder or quieter than the background this many decibels away.
   static let levelTolerance = 3.0
@@ -123,8 +127,8 @@ struct PeriodicBackground {
       // The background heard again: a challenger gathered from a few frames of each release tail
       // never takes over.
       challengerSupport = max(0, challengerSupport - 1)
-      if abs(frame / period - 1) <= Self.driftTolerance {
-        period += 0.1 * (frame - period)
+      if !isEstablished || abs(frame / period - 1) <= Self.driftTolerance {
+        period += Self.periodSmoothing * (frame - period)
         levelDBFS += Self.levelSmoothing * (level - levelDBFS)
       }
       return
@@ -144,7 +148,7 @@ struct PeriodicBackground {
     support -= 1
     if challengerPeriod > 0, Self.agree(frame, level, challengerPeriod, challengerLevel) {
       challengerSupport += 1
-      challengerPeriod += 0.1 * (frame - challengerPeriod)
+      challengerPeriod += Self.periodSmoothing * (frame - challengerPeriod)
       challengerLevel += Self.levelSmoothing * (level - challengerLevel)
     } else {
       challengerPeriod = frame
@@ -169,7 +173,10 @@ struct PeriodicBackground {
     guard rise < Self.noSuppression else { return 1 }
     let ratio = candidate / period
     func near(_ multiple: Double) -> Bool { abs(ratio / multiple - 1) <= Self.periodTolerance }
-    guard near(1) || near(0.5) || near(2) || near(1.0 / 3) || near(3) || near(0.25) else { return 1 }
+    guard
+      near(1) || near(0.5) || near(2) || near(1.0 / 3) || near(3) || near(0.25) || near(2.0 / 3) || near(1.5)
+        || near(0.75)
+    else { return 1 }
     return max(0, min(1, (rise - Self.fullSuppression) / (Self.noSuppression - Self.fullSuppression)))
   }
 
