@@ -28,7 +28,11 @@ struct NotesCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
-  @Flag(help: "Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it is learned from the rests and ignored.")
+  @Flag(
+    help: """
+      Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it \
+      is learned from the rests and ignored.
+      """)
   var keepPeriodicBackground = false
 
   @OptionGroup var lookAhead: LookAheadOptions

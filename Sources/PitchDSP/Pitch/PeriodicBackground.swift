@@ -27,7 +27,7 @@ import Foundation
 /// after a sound ``belowPeak`` louder; before that (a lead-in, a first short rest) it is reported
 /// like a note. The offline pYIN path weighs those earlier frames too, once it is known.
 ///
-/// Holds no memory; its methods allocate nothing and take no locks.
+/// A plain value (no heap memory); its methods allocate nothing and take no locks.
 struct PeriodicBackground {
   /// The quietest level heard lately may rise by this many decibels per second: slowly, so that
   /// it stays under soft notes between rests (a choir singing on without one for seconds).

@@ -530,9 +530,9 @@ struct PitchHMM: ~Copyable {
     return true
   }
 
-  /// Scales the candidates' probabilities of stored frames not yet decoded (the first `frames` of
-  /// a stream that ``defersDecoding``) by `weight(frequency, level)`, and their frames' voiced
-  /// probability with them.
+  /// Scales the candidates' probabilities of the first `count` frames of a stream that
+  /// ``defersDecoding`` (those not decoded yet) by `weight(frequency, level)`, and their frames'
+  /// voiced probability with them.
   @_noLocks
   mutating func reweight(
     frames count: Int, by weight: (_ frequencyHz: Double, _ levelDBFS: Double) -> Double

@@ -14,8 +14,8 @@ import _TestSupport
   static let noteSeconds = 0.5
   static let restSeconds = 0.4
 
-  /// The note sounding at `time`, or `nil` in a rest (with 60 ms either side of a note ignored:
-  /// attacks and releases).
+  /// What `time` should read: the note sounding then (`.some(frequency)`), a rest (`.some(nil)`),
+  /// or `nil` for a frame not scored (within 60 ms of a note's start or end).
   static func note(at time: Double) -> Double?? {
     let t = time - leadIn
     guard t >= 0 else { return .some(nil) }
