@@ -28,12 +28,7 @@ struct NotesCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
-  @Flag(
-    help: """
-      Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it \
-      is learned from the rests and ignored.
-      """)
-  var keepPeriodicBackground = false
+  @OptionGroup var periodicBackground: PeriodicBackgroundOptions
 
   @OptionGroup var lookAhead: LookAheadOptions
 
@@ -42,7 +37,7 @@ struct NotesCommand: ParsableCommand {
   func run() throws {
     let input = try MonoInput(file: file, raw: rawInput)
     var configuration = PitchConfiguration(sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz)
-    configuration.ignoresPeriodicBackground = !keepPeriodicBackground
+    periodicBackground.apply(to: &configuration)
     let segmenter = NoteSegmenter()
     func print(_ segment: NoteSegment) {
       let nearest = Tuning.standard.nearestNote(frequencyHz: segment.frequencyHz)

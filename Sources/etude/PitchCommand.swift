@@ -31,12 +31,7 @@ struct PitchCommand: ParsableCommand {
   @Option(help: "The highest pitch searched, in Hz.")
   var maxHz: Double = 2000
 
-  @Flag(
-    help: """
-      Report a steady periodic sound under the music (mains hum, a drone) as pitch; by default it \
-      is learned from the rests and ignored.
-      """)
-  var keepPeriodicBackground = false
+  @OptionGroup var periodicBackground: PeriodicBackgroundOptions
 
   @OptionGroup var lookAhead: LookAheadOptions
 
@@ -51,7 +46,7 @@ struct PitchCommand: ParsableCommand {
     let input = try MonoInput(file: file, raw: rawInput)
     var configuration = PitchConfiguration(
       sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz, hopSeconds: hopMs / 1000)
-    configuration.ignoresPeriodicBackground = !keepPeriodicBackground
+    periodicBackground.apply(to: &configuration)
     let lookAheadFrames = try lookAhead.frames(hopSeconds: configuration.hopSeconds)
     try trackPitch(input, configuration: configuration, method: method, lookAheadFrames: lookAheadFrames) {
       estimates in

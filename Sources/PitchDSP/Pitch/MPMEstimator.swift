@@ -117,9 +117,7 @@ struct MPMDecider {
     // The key maximum of n and the minimum of d share their lag; check for a weak fundamental
     // and refine on d.
     let period = analysis.refinedLag(analysis.periodLag(startingAt: chosen))
-    // A periodic background's period, not clearly louder than it: unvoiced.
-    let background = analysis.background.weight(period: period, levelDBFS: analysis.levelDBFS)
-    guard background >= 0.5 else { return estimate }
+    guard !analysis.background.holds(period: period, levelDBFS: analysis.levelDBFS) else { return estimate }
     estimate.frequencyHz = plan.analysisRate / period
     return estimate
   }

@@ -180,6 +180,13 @@ struct PeriodicBackground {
     return max(0, min(1, (rise - Self.fullSuppression) / (Self.noSuppression - Self.fullSuppression)))
   }
 
+  /// Whether an estimator that reports one period per frame (YIN, MPM) should read this one as
+  /// the background, unvoiced: when it counts less than half (``weight(period:levelDBFS:)``).
+  @_noLocks
+  func holds(period candidate: Double, levelDBFS level: Double) -> Bool {
+    weight(period: candidate, levelDBFS: level) < 0.5
+  }
+
   /// Whether a frame's period and level agree with a background's.
   @_noLocks
   private static func agree(_ framePeriod: Double, _ frameLevel: Double, _ period: Double, _ level: Double)

@@ -455,19 +455,27 @@ struct PeriodicityAnalysis: ~Copyable {
     return true
   }
 
-  /// The period of the first dip of `d′` below `depth` within the lag range (after
+  /// YIN's rule: the first lag of the range where `d′` is below `depth`, and the bottom of the dip
+  /// from there (at most the range's last lag); `nil` when `d′` is nowhere below it.
+  @_noLocks
+  func firstDip(below depth: Float) -> (start: Int, bottom: Int)? {
+    let d = normalizedDifference
+    var tau = plan.minimumLag
+    while tau <= plan.maximumLag, d[tau] >= depth { tau += 1 }
+    guard tau <= plan.maximumLag else { return nil }
+    let start = tau
+    while tau + 1 <= plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
+    return (start, tau)
+  }
+
+  /// The period of the first dip of `d′` below `depth` (``firstDip(below:)``, after
   /// ``periodLag(startingAt:)``, from the parabola through its samples), in analysis samples; `nil`
-  /// when `d′` dips below it nowhere.
+  /// when `d′` dips below it nowhere or only at the end of the range.
   @_noLocks
   private func firstPeriod(below depth: Float) -> Double? {
-    let d = normalizedDifference
-    var tau = max(plan.minimumLag, 1)
-    while tau < plan.maximumLag, d[tau] >= depth { tau += 1 }
-    guard tau < plan.maximumLag else { return nil }
-    // The bottom of that dip.
-    while tau + 1 < plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
-    let period = periodLag(startingAt: tau)
-    return Double(period) + parabolicOffset(d, at: period)
+    guard let dip = firstDip(below: depth), dip.bottom < plan.maximumLag else { return nil }
+    let period = periodLag(startingAt: dip.bottom)
+    return Double(period) + parabolicOffset(normalizedDifference, at: period)
   }
 }
 

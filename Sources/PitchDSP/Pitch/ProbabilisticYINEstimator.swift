@@ -276,10 +276,11 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     framesBeforeBackground = 0
   }
 
-  /// Keeps the periodic background as first established, and the frames before it.
+  /// Keeps the periodic background as first established, and the frames before it (the offline
+  /// path's only: the live one has decided them).
   @_noLocks
   private func noteBackground() {
-    guard firstBackground == nil else { return }
+    guard decoder.defersDecoding, firstBackground == nil else { return }
     if analysis.background.isEstablished {
       firstBackground = analysis.background
     } else {

@@ -74,28 +74,20 @@ struct YINDecider {
     let plan = analysis.plan
     var unvoiced = PitchEstimate(time: analysis.frameTime, frequencyHz: 0, confidence: 0, levelDBFS: analysis.levelDBFS)
     guard analysis.voicingGate >= 0.5 else { return unvoiced }
-    var tau = plan.minimumLag
-    var best = plan.minimumLag
-    while tau <= plan.maximumLag {
-      if d[tau] < threshold {
-        while tau + 1 <= plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
-        break
-      }
-      if d[tau] < d[best] { best = tau }
-      tau += 1
-    }
-    guard tau <= plan.maximumLag, tau < plan.maximumLag else {
-      // No dip below the threshold (or only at the edge of the range): unvoiced.
+    let dip = analysis.firstDip(below: threshold)
+    guard let dip, dip.bottom < plan.maximumLag else {
+      // No dip below the threshold (or only at the edge of the range): unvoiced, as confident as
+      // the deepest point before it.
+      var best = plan.minimumLag
+      for tau in plan.minimumLag..<(dip?.start ?? plan.maximumLag + 1) where d[tau] < d[best] { best = tau }
       unvoiced.confidence = Double(max(0, 1 - d[best]))
       return unvoiced
     }
     // A dip at a half or a third of the period (a weak fundamental under a strong second or
     // third harmonic) hands over.
-    tau = analysis.periodLag(startingAt: tau)
+    let tau = analysis.periodLag(startingAt: dip.bottom)
     let period = analysis.refinedLag(tau)
-    // A periodic background's period, not clearly louder than it: unvoiced.
-    let background = analysis.background.weight(period: period, levelDBFS: analysis.levelDBFS)
-    guard background >= 0.5 else { return unvoiced }
+    guard !analysis.background.holds(period: period, levelDBFS: analysis.levelDBFS) else { return unvoiced }
     return PitchEstimate(
       time: analysis.frameTime, frequencyHz: plan.analysisRate / period, confidence: Double(max(0, min(1, 1 - d[tau]))),
       levelDBFS: analysis.levelDBFS)
