@@ -23,9 +23,15 @@ import Foundation
 /// ``fullSuppression`` above it, fully from ``noSuppression`` above. A note at another pitch is
 /// never touched, however soft; a note loud over the hum neither.
 ///
-/// Live, the background is known from the end of the first rest it fills for ``secondsNeeded``
-/// after a sound ``belowPeak`` louder; before that (a lead-in, a first short rest) it is reported
-/// like a note. The offline pYIN path weighs those earlier frames too, once it is known.
+/// Mains hum needs no louder sound first: a quietest frame whose period is a mains period (50 or
+/// 60 Hz or its second or third harmonic, within ``mainsTolerance``) is a background frame even
+/// before anything louder was heard, so that a lead-in of hum alone is known for what it is after
+/// ``secondsNeeded``. Equal-tempered notes at A = 440 Hz lie 35 cents or more from every such
+/// frequency, and the frame must still hold its period and level for ``secondsNeeded`` at the
+/// quietest level heard, which a note, once anything quieter has been heard, is not. Any other
+/// background is known from the end of the first rest it fills for ``secondsNeeded`` after a sound
+/// ``belowPeak`` louder; before that (a lead-in, a first short rest) it is reported like a note.
+/// The offline pYIN path weighs those earlier frames too, once it is known.
 ///
 /// A plain value (no heap memory); its methods allocate nothing and take no locks.
 struct PeriodicBackground {
@@ -38,6 +44,14 @@ struct PeriodicBackground {
   static let belowPeak = 15.0
   /// Two periods agree within this relative difference (about half a semitone).
   static let periodTolerance = 0.03
+  /// A period is a mains period within this relative difference (8.6 cents) of 50 or 60 Hz or of
+  /// their second or third harmonic, where a hum's first dip lies when its fundamental is weak:
+  /// grids hold their frequency within 0.4 %.
+  static let mainsTolerance = 0.005
+  /// Before anything ``belowPeak`` louder was heard, a frame at a mains period is a background frame
+  /// only up to this level (dBFS): a hum is that far under full scale, where a test tone at 50 or
+  /// 100 Hz played from the start of a stream usually is not.
+  static let mainsCeilingDBFS = -30.0
   /// Until the background is established, its period follows every agreeing frame with this
   /// weight (the frame that first set it may have been a release tail mixed with the hum,
   /// which repeats a few percent off the hum's period)...
@@ -55,8 +69,10 @@ struct PeriodicBackground {
   /// of agreement before it has gathered the support of a background (a slower one, once it has
   /// faded into the noise, is forgotten within 0.4 s: ``aperiodicCost``).
   static let levelSmoothing = 0.05
-  /// The background's agreeing frames, in seconds, before it is established.
+  /// The background's agreeing frames, in seconds, before it is established...
   static let secondsNeeded = 0.2
+  /// ...or at a mains period (``isMains(period:)``), which a note's rarely is.
+  static let mainsSecondsNeeded = 0.1
   /// Support a background frame without a period and clearly quieter than the background takes
   /// away, in frames; one with another period at its level takes one frame's, and the background
   /// gives way to that period once it gathers the support a background needs. One without a
@@ -77,12 +93,23 @@ struct PeriodicBackground {
   let periodicDepth: Float = 0.2
   /// ``secondsNeeded`` in frames: the support an established background has.
   private let neededSupport: Double
+  /// ``mainsSecondsNeeded`` in frames.
+  private let mainsNeededSupport: Double
+  /// The rate periods are counted at, in hertz.
+  private let analysisRate: Double
+  /// Whether the last frame ``admits(levelDBFS:peakDBFS:)`` took had its quietest level
+  /// ``belowPeak`` under the peak (otherwise only a mains period makes it a background frame).
+  private var isUnderPeak = false
   /// ``floorRiseDecibelsPerSecond`` per hop.
   private let floorRise: Double
   /// The quietest level heard lately, in dBFS.
   private var floorLevel = Double.infinity
   /// The background's period in analysis samples (0: none yet).
-  private(set) var period = 0.0
+  private(set) var period = 0.0 {
+    didSet { isMainsPeriod = isMains(period: period) }
+  }
+  /// Whether ``period`` is a mains period.
+  private var isMainsPeriod = false
   /// The background's level in dBFS.
   private(set) var levelDBFS = -Double.infinity
   /// Agreeing background frames, less the cost of the disagreeing ones (at most twice
@@ -94,27 +121,53 @@ struct PeriodicBackground {
   private var challengerLevel = -Double.infinity
   private var challengerSupport = 0.0
 
-  /// - Parameter hopSeconds: The time between frames.
-  init(hopSeconds: Double) {
+  /// - Parameters:
+  ///   - hopSeconds: The time between frames.
+  ///   - analysisRate: The rate periods are counted at, in hertz.
+  init(hopSeconds: Double, analysisRate: Double) {
     neededSupport = max(1, (Self.secondsNeeded / hopSeconds).rounded())
+    mainsNeededSupport = max(1, (Self.mainsSecondsNeeded / hopSeconds).rounded())
     floorRise = Self.floorRiseDecibelsPerSecond * hopSeconds
+    self.analysisRate = analysisRate
   }
 
   /// Whether a periodic background is established.
   var isEstablished: Bool {
-    @_noLocks get { support >= neededSupport }
+    @_noLocks get { support >= (isMainsPeriod ? mainsNeededSupport : neededSupport) }
   }
 
   /// Takes the next frame's level and the recent peak level (in dBFS) and tells whether the frame
-  /// is a background frame, to be given to ``observe(levelDBFS:period:)`` with its period.
+  /// is at the quietest level heard lately, to be given to ``observe(levelDBFS:period:)`` with its
+  /// period: a background frame if that level is ``belowPeak`` under the peak or the period is a
+  /// mains period.
   @_noLocks
   mutating func admits(levelDBFS level: Double, peakDBFS peak: Double) -> Bool {
     guard level.isFinite else { return false }
     floorLevel = min(level, floorLevel + floorRise)
-    return level <= floorLevel + Self.levelMargin && floorLevel <= peak - Self.belowPeak
+    isUnderPeak = floorLevel <= peak - Self.belowPeak
+    return level <= floorLevel + Self.levelMargin
   }
 
-  /// Learns from a background frame (see ``admits(levelDBFS:peakDBFS:)``).
+  /// Whether a period (in analysis samples) is a mains hum's: 50 or 60 Hz or their second or third
+  /// harmonic, within ``mainsTolerance``.
+  @_noLocks
+  func isMains(period: Double) -> Bool {
+    guard period > 0 else { return false }
+    let frequency = analysisRate / period
+    var harmonic = 1.0
+    while harmonic <= 3 {
+      if abs(frequency / (50 * harmonic) - 1) <= Self.mainsTolerance
+        || abs(frequency / (60 * harmonic) - 1) <= Self.mainsTolerance
+      {
+        return true
+      }
+      harmonic += 1
+    }
+    return false
+  }
+
+  /// Learns from a frame at the quietest level (see ``admits(levelDBFS:peakDBFS:)``) if it is a
+  /// background frame.
   ///
   /// - Parameters:
   ///   - level: The frame's level in dBFS.
@@ -122,6 +175,10 @@ struct PeriodicBackground {
   ///     ``periodicDepth``), or `nil` when it has none.
   @_noLocks
   mutating func observe(levelDBFS level: Double, period frame: Double?) {
+    // Nothing clearly louder heard yet: only a mains hum can be told from the music.
+    if !isUnderPeak {
+      guard let frame, level <= Self.mainsCeilingDBFS, isMains(period: frame) else { return }
+    }
     if let frame, period > 0, Self.agree(frame, level, period, levelDBFS) {
       support = min(support + 1, 2 * neededSupport)
       // The background heard again: a challenger gathered from a few frames of each release tail

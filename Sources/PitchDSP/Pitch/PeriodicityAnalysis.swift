@@ -36,6 +36,9 @@ struct PeriodicityAnalysis: ~Copyable {
   let inputStep: Int
   /// Input samples of delay the decimator adds.
   let decimatorDelay: Int
+  /// The ring position where the first frame whose window lies wholly within the stream starts
+  /// (the ring holds silence before the stream's first sample, at the first frame's centre).
+  private let firstWholeFrameStart: Int
 
   let ringCapacity: Int
   /// The analysis samples, in ring coordinates: at least a frame, a step and the longest period.
@@ -128,6 +131,7 @@ struct PeriodicityAnalysis: ~Copyable {
     resamplerOwner = decimator
     resampler = decimator.map { Unmanaged.passUnretained($0) }
     decimatorDelay = decimator?.latencyFrames ?? 0
+    firstWholeFrameStart = plan.windowLength / 2 + decimatorDelay / plan.decimation
     fftOwner = fft
     self.fft = Unmanaged.passUnretained(fft)
     inputStep = max(configuration.hopSize, 64)
@@ -165,7 +169,7 @@ struct PeriodicityAnalysis: ~Copyable {
     written = plan.centreOffset
     let hopSeconds = Double(configuration.hopSize) / configuration.sampleRate
     quietestGrowth = pow(10, Self.quietestRiseDecibelsPerSecond * hopSeconds / 10)
-    background = PeriodicBackground(hopSeconds: hopSeconds)
+    background = PeriodicBackground(hopSeconds: hopSeconds, analysisRate: plan.analysisRate)
   }
 
   deinit {
@@ -448,8 +452,12 @@ struct PeriodicityAnalysis: ~Copyable {
     }
     // A frame without a period is noise to learn from.
     if learning, plainDeepest > Self.noiseFrameDepth { noiseFloor.learn(windowPower) }
-    // One at the quietest level, well under the peak, may be a periodic background's.
-    if configuration.ignoresPeriodicBackground, background.admits(levelDBFS: levelDBFS, peakDBFS: peakLevel) {
+    // One at the quietest level, well under the peak or at a mains period, may be a periodic
+    // background's; not one whose window still reaches before the stream (the leading silence
+    // would set the quietest level under a hum that starts with the stream).
+    if configuration.ignoresPeriodicBackground, lastFrameStart >= firstWholeFrameStart,
+      background.admits(levelDBFS: levelDBFS, peakDBFS: peakLevel)
+    {
       background.observe(levelDBFS: levelDBFS, period: firstPeriod(below: background.periodicDepth))
     }
     return true

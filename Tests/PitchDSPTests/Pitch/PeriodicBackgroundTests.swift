@@ -101,6 +101,28 @@ import _TestSupport
     #expect(keeping.falseAlarms >= 0.5, "\(method) without: \(keeping)")
   }
 
+  /// Mains hum is known before any note: live, the lead-in is unvoiced from its first 0.2 s on
+  /// and the first rest with it. Without the mains rule, the whole lead-in and the first rest
+  /// read 50 Hz (the quietest level was the hum's, with nothing louder heard yet).
+  @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
+  func liveTheLeadInIsKnownForMainsHum(method: PitchMethod) throws {
+    let signal = Self.hummedMelody()
+    let result = Self.score(try Self.estimator(method, frames: signal.count).estimates(for: signal), from: 0.2)
+    #expect(result.falseAlarms <= 0.05, "\(method): \(result)")
+    #expect(result.rawPitch >= 0.98, "\(method): \(result)")
+  }
+
+  /// A test tone at a mains frequency, played loud from the first sample, is a note: only a frame
+  /// under ``PeriodicBackground/mainsCeilingDBFS`` is taken for hum before anything louder.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
+  func aLoudToneAtAMainsFrequencyIsANote(method: PitchMethod) throws {
+    let tone = Self.generator.sine(frequencyHz: 100, amplitude: 0.5, length: .seconds(1))
+    let estimates = try Self.estimator(method, frames: tone.count).estimates(for: tone)
+    let inside = estimates.filter { $0.time > 0.05 && $0.time < 0.95 }
+    let right = inside.filter { $0.isVoiced && abs(cents($0.frequencyHz, 100)) < 50 }
+    #expect(Double(right.count) >= 0.98 * Double(inside.count), "\(method): \(right.count) of \(inside.count)")
+  }
+
   /// A note at the hum's own pitch, played well over it, is still a note; one at another pitch
   /// barely over the hum is too.
   @Test func notesOverTheHumAreKept() throws {
@@ -135,7 +157,7 @@ import _TestSupport
   /// level at the same period is not; the background is forgotten when the hum stops.
   @Test func aSteadyBackgroundIsLearnedAndAFallingTailIsNot() {
     let period = 882.0  // 50 Hz at 44.1 kHz
-    var steady = PeriodicBackground(hopSeconds: 0.01)
+    var steady = PeriodicBackground(hopSeconds: 0.01, analysisRate: Self.rate)
     _ = steady.admits(levelDBFS: -10, peakDBFS: -10)
     var frames = 0
     while !steady.isEstablished, frames < 100 {
@@ -160,7 +182,19 @@ import _TestSupport
     }
     #expect(!stopped.isEstablished)
 
-    var falling = PeriodicBackground(hopSeconds: 0.01)
+    // Before anything louder: a steady mains period at a hum's level is a background within
+    // 0.1 s; another period, or a mains period as loud as a test tone, never.
+    for (period, level, learns) in [(882.0, -45.0, true), (735, -45, true), (802, -45, false), (441, -20, false)] {
+      var first = PeriodicBackground(hopSeconds: 0.01, analysisRate: Self.rate)
+      var frames = 0
+      while !first.isEstablished, frames < 100 {
+        if first.admits(levelDBFS: level, peakDBFS: level) { first.observe(levelDBFS: level, period: period) }
+        frames += 1
+      }
+      #expect(learns ? frames <= 12 : frames == 100, "period \(period) at \(level) dBFS: \(frames) frames")
+    }
+
+    var falling = PeriodicBackground(hopSeconds: 0.01, analysisRate: Self.rate)
     _ = falling.admits(levelDBFS: -10, peakDBFS: -10)
     for frame in 0..<60 {
       let level = -35 - 0.3 * Double(frame)  // 30 dB a second, a release tail
