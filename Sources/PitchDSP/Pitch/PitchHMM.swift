@@ -136,7 +136,9 @@ struct ProbabilisticYINCandidates: ~Copyable {
   mutating func compute(_ analysis: borrowing PeriodicityAnalysis) {
     count = 0
     voicedProbability = 0
-    let gate = analysis.voicingGate
+    // Too quiet beside the peak, or no louder than the steady noise: the frame's periods count
+    // little or not at all.
+    let gate = analysis.voicingGate * analysis.noiseWeight
     guard gate > 0 else { return }
     let d = analysis.normalizedDifference
     // Troughs: local minima of d′ within the lag range, in lag order (the highest pitch first).
