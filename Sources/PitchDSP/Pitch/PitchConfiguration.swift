@@ -73,7 +73,11 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// to 0.950 at 10 dB SNR (0.949 to 0.962 and 0.968 to 0.977 on the two holdout soundfonts),
   /// 0.961 to 0.965 at 20 dB and 0.734 to 0.853 at 0 dB (synthesized tones at 10 dB: 0.938 to
   /// 0.978), with false alarms on unvoiced frames 0.010 to 0.035 at 10 dB; clean and reverberant
-  /// files unchanged. It costs two more transforms in the frames it runs in.
+  /// files unchanged. It costs two more transforms in the frames it runs in. A denoised frame that
+  /// hardly rises over the noise (the noise 0.965 of its energy or more, fully from 0.995) gives
+  /// pYIN's candidates down to a quarter of their weight, so that runs of phantom pitches do not
+  /// start in noisy rests: false alarms at 10 dB 0.033–0.039 → 0.017–0.020 on the four sets,
+  /// raw pitch accuracy on the renders at 10 dB 0 to −0.001, synthesized tones −0.005.
   public var subtractsNoise = true
   /// Whether the decimator's filter also keeps out what lies above the partials a period needs
   /// (default `true`; see ``decimatorQuality``). With `false` it passes everything under 0.8 of
