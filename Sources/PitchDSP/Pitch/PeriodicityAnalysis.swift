@@ -106,8 +106,9 @@ struct PeriodicityAnalysis: ~Copyable {
   /// energy (0 while no noise is learned).
   private(set) var noiseShare = 0.0
   /// How much the last frame's periods count, by how far it rises over the steady noise it was
-  /// denoised of (``PitchConfiguration/subtractsNoise``): fully while the noise is at most ``heldNoiseShare`` of its
-  /// energy, falling to ``noiseOnlyWeight`` at ``noiseOnlyShare``; 1 for a frame not denoised.
+  /// denoised of (``PitchConfiguration/subtractsNoise``): fully while the noise is at most
+  /// ``heldNoiseShare`` of its energy, falling to ``noiseOnlyWeight`` at ``noiseOnlyShare``; 1 for
+  /// a frame not denoised.
   private(set) var noiseWeight = 1.0
   /// The recent peak level, in dBFS.
   private var peakLevel = -Double.infinity
@@ -502,13 +503,17 @@ extension PeriodicityAnalysis {
   /// noise is under every window; renders with digital silence between notes, whose "noise" is
   /// learned from attacks and release tails, are left alone)...
   static let steadyNoiseRatio = 0.5
+  /// ...where the quietest window's energy may rise by this much per second (digital silence
+  /// counting as −120 dBFS: after a lead-in of silence, noise at −60 dBFS counts as steady
+  /// after about 10 s; 20 dB/s let the subtraction into clean renders, −8 and −6 frames).
+  static let quietestRiseDecibelsPerSecond = 6.0
   /// A denoised frame's periods count fully while the steady noise holds at most this share of
   /// its energy (a note down to 15 dB under the noise)...
   static let heldNoiseShare = 0.965
   /// ...and only ``noiseOnlyWeight`` of it from this share on (23 dB under it, or the noise alone:
   /// the share of a noise-only window scatters around 1, capped there). Pink noise at 10 dB SNR
-  /// had the offline pYIN voice runs of a few frames at random pitches in the rests; a frame
-  /// that does not rise over the noise holds no pitch one could hear. Zero weight there lost the
+  /// had both decoders voice runs of a few frames at random pitches in the rests, in frames
+  /// that do not rise over the noise and give little evidence of any pitch. Zero weight lost the
   /// tails a note still has under the noise (a piano's, a plucked synthesized tone's) too; a quarter
   /// keeps the path through a tail the frames before it started, where a run begun in the noise
   /// stays unvoiced. Measured on `Evaluation/pitch` (FluidR3 at 10 dB): false alarms 0.038 → 0.019,
@@ -516,10 +521,6 @@ extension PeriodicityAnalysis {
   static let noiseOnlyShare = 0.995
   /// See ``noiseOnlyShare``.
   static let noiseOnlyWeight = 0.25
-  /// ...where the quietest window's energy may rise by this much per second (digital silence
-  /// counting as −120 dBFS: after a lead-in of silence, noise at −60 dBFS counts as steady
-  /// after about 10 s; 20 dB/s let the subtraction into clean renders, −8 and −6 frames).
-  static let quietestRiseDecibelsPerSecond = 6.0
   /// Power spectral subtraction's over-subtraction factor (Berouti et al. 1979) and floor: each
   /// bin is scaled by `max(floor, 1 − factor·N/|X|²)`.
   static let overSubtraction: Float = 1.5
