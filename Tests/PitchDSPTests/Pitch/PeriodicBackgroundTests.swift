@@ -107,7 +107,8 @@ import _TestSupport
   @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
   func liveTheLeadInIsKnownForMainsHum(method: PitchMethod) throws {
     let signal = Self.hummedMelody()
-    let result = Self.score(try Self.estimator(method, frames: signal.count).estimates(for: signal), from: 0.2)
+    let result = Self.score(
+      try Self.estimator(method, frames: signal.count).estimates(for: signal), from: 0.2)
     #expect(result.falseAlarms <= 0.05, "\(method): \(result)")
     #expect(result.rawPitch >= 0.98, "\(method): \(result)")
   }
@@ -120,7 +121,8 @@ import _TestSupport
     let estimates = try Self.estimator(method, frames: tone.count).estimates(for: tone)
     let inside = estimates.filter { $0.time > 0.05 && $0.time < 0.95 }
     let right = inside.filter { $0.isVoiced && abs(cents($0.frequencyHz, 100)) < 50 }
-    #expect(Double(right.count) >= 0.98 * Double(inside.count), "\(method): \(right.count) of \(inside.count)")
+    #expect(
+      Double(right.count) >= 0.98 * Double(inside.count), "\(method): \(right.count) of \(inside.count)")
   }
 
   /// A note at the hum's own pitch, played well over it, is still a note; one at another pitch
@@ -184,7 +186,9 @@ import _TestSupport
 
     // Before anything louder: a steady mains period at a hum's level is a background within
     // 0.1 s; another period, or a mains period as loud as a test tone, never.
-    for (period, level, learns) in [(882.0, -45.0, true), (735, -45, true), (802, -45, false), (441, -20, false)] {
+    for (period, level, learns) in [
+      (882.0, -45.0, true), (735, -45, true), (802, -45, false), (441, -20, false),
+    ] {
       var first = PeriodicBackground(hopSeconds: 0.01, analysisRate: Self.rate)
       var frames = 0
       while !first.isEstablished, frames < 100 {
