@@ -91,6 +91,12 @@ struct PeriodicBackground {
   /// A background frame's period is the first dip of `d′` below this (YIN's absolute threshold;
   /// an instance constant, for the analysis to read in real time).
   let periodicDepth: Float = 0.2
+  /// Once a mains background is established, a frame without such a dip still shows its period
+  /// if `d′` dips below this within ``heldTolerance`` of it: noise a few decibels under the hum
+  /// fills its dip, and the background would be forgotten in the rests it fills.
+  let heldDepth: Float = 0.5
+  /// See ``heldDepth``.
+  let heldTolerance = periodTolerance
   /// ``secondsNeeded`` in frames: the support an established background has.
   private let neededSupport: Double
   /// ``mainsSecondsNeeded`` in frames.

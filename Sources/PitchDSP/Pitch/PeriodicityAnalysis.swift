@@ -466,7 +466,7 @@ struct PeriodicityAnalysis: ~Copyable {
     if configuration.ignoresPeriodicBackground, lastFrameStart >= firstWholeFrameStart,
       background.admits(levelDBFS: levelDBFS, peakDBFS: peakLevel)
     {
-      background.observe(levelDBFS: levelDBFS, period: firstPeriod(below: background.periodicDepth))
+      background.observe(levelDBFS: levelDBFS, period: backgroundFramePeriod())
     }
     return true
   }
@@ -482,6 +482,29 @@ struct PeriodicityAnalysis: ~Copyable {
     let start = tau
     while tau + 1 <= plan.maximumLag, d[tau + 1] < d[tau] { tau += 1 }
     return (start, tau)
+  }
+
+  /// The period a frame at the quietest level shows the periodic background: the first dip of `d′`
+  /// below ``PeriodicBackground/periodicDepth``; without one, the established mains background's
+  /// own period if `d′` dips below ``PeriodicBackground/heldDepth`` within
+  /// ``PeriodicBackground/heldTolerance`` of it. A new period needs the deep dip; mains hum already
+  /// established only its trace (the trace also counted before establishment and for any period
+  /// once: pink noise then set up a mains background, and a note's tail in noise another; the
+  /// trace's place is the noise's as much as the hum's, so it confirms the period, never moves it).
+  @_noLocks
+  private func backgroundFramePeriod() -> Double? {
+    if let period = firstPeriod(below: background.periodicDepth) { return period }
+    let held = background.period
+    guard held > 0, background.isEstablished, background.isMains(period: held) else { return nil }
+    let low = max(plan.minimumLag, Int(held * (1 - background.heldTolerance)))
+    let high = min(plan.maximumLag - 1, Int(held * (1 + background.heldTolerance)) + 1)
+    guard low < high else { return nil }
+    let d = normalizedDifference
+    var deepest = low
+    for tau in low...high where d[tau] < d[deepest] { deepest = tau }
+    // A dip's bottom, not the window's edge on a slope.
+    guard deepest > low, deepest < high, d[deepest] < background.heldDepth else { return nil }
+    return held
   }
 
   /// The period of the first dip of `d′` below `depth` (``firstDip(below:)``, after
