@@ -487,10 +487,10 @@ struct PeriodicityAnalysis: ~Copyable {
   /// The period a frame at the quietest level shows the periodic background: the first dip of `d′`
   /// below ``PeriodicBackground/periodicDepth``; without one, the established mains background's
   /// own period if `d′` dips below ``PeriodicBackground/heldDepth`` within
-  /// ``PeriodicBackground/heldTolerance`` of it. A new period needs the deep dip; mains hum already
-  /// established only its trace (the trace also counted before establishment and for any period
-  /// once: pink noise then set up a mains background, and a note's tail in noise another; the
-  /// trace's place is the noise's as much as the hum's, so it confirms the period, never moves it).
+  /// ``PeriodicBackground/heldTolerance`` of it. A new period needs the deep dip; mains hum, once
+  /// established, only its trace. (Counted before establishment, the trace let pink noise set up a
+  /// mains background; counted for any period, a note's tail in noise became one. The trace's
+  /// place is the noise's as much as the hum's: it confirms the period, never moves it.)
   @_noLocks
   private func backgroundFramePeriod() -> Double? {
     if let period = firstPeriod(below: background.periodicDepth) { return period }
