@@ -498,12 +498,9 @@ struct PeriodicityAnalysis: ~Copyable {
     guard held > 0, background.isEstablished, background.isMains(period: held) else { return nil }
     let low = max(plan.minimumLag, Int(held * (1 - background.heldTolerance)))
     let high = min(plan.maximumLag - 1, Int(held * (1 + background.heldTolerance)) + 1)
-    guard low < high else { return nil }
-    let d = normalizedDifference
-    var deepest = low
-    for tau in low...high where d[tau] < d[deepest] { deepest = tau }
-    // A dip's bottom, not the window's edge on a slope.
-    guard deepest > low, deepest < high, d[deepest] < background.heldDepth else { return nil }
+    guard low < high, let deepest = Self.interiorMinimum(of: normalizedDifference, from: low, through: high),
+      normalizedDifference[deepest] < background.heldDepth
+    else { return nil }
     return held
   }
 
@@ -693,9 +690,18 @@ extension PeriodicityAnalysis {
     let target = multiple * tau
     let reach = multipleReach(of: tau, times: multiple)
     guard target - reach > tau, target + reach < maximumLag else { return nil }
-    var best = target - reach
-    for lag in (target - reach)...(target + reach) where d[lag] < d[best] { best = lag }
-    return best > target - reach && best < target + reach ? best : nil
+    return interiorMinimum(of: d, from: target - reach, through: target + reach)
+  }
+
+  /// The lag of the lowest `d` in `low...high` (the first, if several) when it lies inside the
+  /// range: a dip's bottom, not the range's edge on a slope; `nil` otherwise.
+  @_noLocks
+  static func interiorMinimum(
+    of d: UnsafeMutableBufferPointer<Float>, from low: Int, through high: Int
+  ) -> Int? {
+    var best = low
+    for lag in low...high where d[lag] < d[best] { best = lag }
+    return best > low && best < high ? best : nil
   }
 
   /// How far ``multipleDip(of:times:)`` searches either way round `multiple · tau`.

@@ -73,13 +73,23 @@ import _TestSupport
     return (Double(rest.voiced) / Double(max(1, rest.all)), Double(note.right) / Double(max(1, note.all)))
   }
 
+  /// ``score(_:from:)`` of `method` on ``hummedMelody(humDecibels:)`` with the periodic
+  /// background ignored and kept.
+  static func scoresWithAndWithoutTheBackground(_ method: PitchMethod, from: Double = 0) throws -> (
+    ignoring: (falseAlarms: Double, rawPitch: Double), keeping: (falseAlarms: Double, rawPitch: Double)
+  ) {
+    let signal = hummedMelody()
+    let ignoring = score(try estimator(method, frames: signal.count).estimates(for: signal), from: from)
+    let keeping = score(
+      try estimator(method, ignoresBackground: false, frames: signal.count).estimates(for: signal), from: from
+    )
+    return (ignoring, keeping)
+  }
+
   /// Offline, the whole file is decided knowing the background: the lead-in and the first rest
   /// too. Without it, nearly every rest frame was a 50 Hz note.
   @Test func theOfflinePathReadsNoRestAsTheHum() throws {
-    let signal = Self.hummedMelody()
-    let ignoring = Self.score(try Self.estimator(.pyin, frames: signal.count).estimates(for: signal))
-    let keeping = Self.score(
-      try Self.estimator(.pyin, ignoresBackground: false, frames: signal.count).estimates(for: signal))
+    let (ignoring, keeping) = try Self.scoresWithAndWithoutTheBackground(.pyin)
     #expect(ignoring.falseAlarms <= 0.02, "\(ignoring)")
     #expect(ignoring.rawPitch >= 0.99, "\(ignoring)")
     #expect(keeping.falseAlarms >= 0.9, "without: \(keeping)")
@@ -89,13 +99,8 @@ import _TestSupport
   /// unvoiced.
   @Test(arguments: [PitchMethod.pyinLive, .yin, .mpm])
   func liveTheRestsAfterTheFirstAreNotTheHum(method: PitchMethod) throws {
-    let signal = Self.hummedMelody()
     let secondNote = Self.leadIn + Self.noteSeconds + Self.restSeconds
-    let ignoring = Self.score(
-      try Self.estimator(method, frames: signal.count).estimates(for: signal), from: secondNote)
-    let keeping = Self.score(
-      try Self.estimator(method, ignoresBackground: false, frames: signal.count).estimates(for: signal),
-      from: secondNote)
+    let (ignoring, keeping) = try Self.scoresWithAndWithoutTheBackground(method, from: secondNote)
     #expect(ignoring.falseAlarms <= 0.05, "\(method): \(ignoring)")
     #expect(ignoring.rawPitch >= 0.98, "\(method): \(ignoring)")
     #expect(keeping.falseAlarms >= 0.5, "\(method) without: \(keeping)")
