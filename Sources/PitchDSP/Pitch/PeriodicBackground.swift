@@ -26,12 +26,14 @@ import Foundation
 /// Mains hum needs no louder sound first: a quietest frame whose period is a mains period (50 or
 /// 60 Hz or its second or third harmonic, within ``mainsTolerance``) is a background frame even
 /// before anything louder was heard, so that a lead-in of hum alone is known for what it is after
-/// ``secondsNeeded``. Equal-tempered notes at A = 440 Hz lie 35 cents or more from every such
-/// frequency, and the frame must still hold its period and level for ``secondsNeeded`` at the
-/// quietest level heard, which a note, once anything quieter has been heard, is not. Any other
+/// ``leadInMainsSecondsNeeded`` (in a later rest, after ``mainsSecondsNeeded``). Equal-tempered
+/// notes at A = 440 Hz lie 35 cents or more from every such frequency, and the frame must still
+/// hold its period and level that long at the quietest level heard, which a note, once anything
+/// quieter has been heard, is not. Any other
 /// background is known from the end of the first rest it fills for ``secondsNeeded`` after a sound
 /// ``belowPeak`` louder; before that (a lead-in, a first short rest) it is reported like a note.
-/// The offline pYIN path weighs those earlier frames too, once it is known.
+/// The offline pYIN path weighs those earlier frames too, once it is known; the live one, the
+/// frames it has not decided yet when it becomes known (``PitchHMM/reweightUndecided(by:)``).
 ///
 /// A plain value (no heap memory); its methods allocate nothing and take no locks.
 struct PeriodicBackground {
@@ -71,8 +73,13 @@ struct PeriodicBackground {
   static let levelSmoothing = 0.05
   /// The background's agreeing frames, in seconds, before it is established...
   static let secondsNeeded = 0.2
-  /// ...or at a mains period (``isMains(period:)``), which a note's rarely is.
+  /// ...or at a mains period (``isMains(period:)``), which a note's rarely is...
   static let mainsSecondsNeeded = 0.1
+  /// ...and sooner while nothing ``belowPeak`` louder has been heard: a hum from the start of a
+  /// stream is known while the live decoder can still weigh its first frames against it (it
+  /// decides each frame 80 ms after it). Later, a note's tail a few cents off a mains frequency
+  /// (a synthesized or sung pitch) may hold a period that long.
+  static let leadInMainsSecondsNeeded = 0.05
   /// Support a background frame without a period and clearly quieter than the background takes
   /// away, in frames; one with another period at its level takes one frame's, and the background
   /// gives way to that period once it gathers the support a background needs. One without a
@@ -101,11 +108,15 @@ struct PeriodicBackground {
   private let neededSupport: Double
   /// ``mainsSecondsNeeded`` in frames.
   private let mainsNeededSupport: Double
+  /// ``leadInMainsSecondsNeeded`` in frames.
+  private let leadInMainsNeededSupport: Double
   /// The rate periods are counted at, in hertz.
   private let analysisRate: Double
   /// Whether the last frame ``admits(levelDBFS:peakDBFS:)`` took had its quietest level
   /// ``belowPeak`` under the peak (otherwise only a mains period makes it a background frame).
   private var isUnderPeak = false
+  /// Whether any frame so far had its quietest level ``belowPeak`` under the peak.
+  private var hasHeardLouder = false
   /// ``floorRiseDecibelsPerSecond`` per hop.
   private let floorRise: Double
   /// The quietest level heard lately, in dBFS.
@@ -133,13 +144,17 @@ struct PeriodicBackground {
   init(hopSeconds: Double, analysisRate: Double) {
     neededSupport = max(1, (Self.secondsNeeded / hopSeconds).rounded())
     mainsNeededSupport = max(1, (Self.mainsSecondsNeeded / hopSeconds).rounded())
+    leadInMainsNeededSupport = max(1, (Self.leadInMainsSecondsNeeded / hopSeconds).rounded())
     floorRise = Self.floorRiseDecibelsPerSecond * hopSeconds
     self.analysisRate = analysisRate
   }
 
   /// Whether a periodic background is established.
   var isEstablished: Bool {
-    @_noLocks get { support >= (isMainsPeriod ? mainsNeededSupport : neededSupport) }
+    @_noLocks get {
+      let mains = hasHeardLouder ? mainsNeededSupport : leadInMainsNeededSupport
+      return support >= (isMainsPeriod ? mains : neededSupport)
+    }
   }
 
   /// Takes the next frame's level and the recent peak level (in dBFS) and tells whether the frame
@@ -151,6 +166,7 @@ struct PeriodicBackground {
     guard level.isFinite else { return false }
     floorLevel = min(level, floorLevel + floorRise)
     isUnderPeak = floorLevel <= peak - Self.belowPeak
+    hasHeardLouder = hasHeardLouder || isUnderPeak
     return level <= floorLevel + Self.levelMargin
   }
 
@@ -272,5 +288,6 @@ struct PeriodicBackground {
   mutating func reset() {
     forget()
     floorLevel = .infinity
+    hasHeardLouder = false
   }
 }

@@ -376,6 +376,9 @@ struct PitchHMM: ~Copyable {
   /// Per slot: the best unvoiced state before that frame, from which any pitch may start (see
   /// ``restEntryProbability``).
   private let slotRestSources: UnsafeMutableBufferPointer<Int>
+  /// Per slot, for the live decoder: the voiced and unvoiced scores after that frame's step, so
+  /// that the frames not decided yet can be decoded again (``reweightUndecided(by:)``).
+  private let slotScores: UnsafeMutableBufferPointer<Float>
   /// The probability that a pitch starting after unvoiced frames is any pitch of the range
   /// (uniformly) rather than one near the pitch the unvoiced states carried: a rest keeps no
   /// memory of the note before it beyond this. Without it the unvoiced states move no faster than
@@ -470,6 +473,7 @@ struct PitchHMM: ~Copyable {
     flushStates = .zeroed(lag + 1)
     slotNewNoteSources = .zeroed(lag + 1)
     slotRestSources = .zeroed(lag + 1)
+    slotScores = .zeroed(defersDecoding ? 0 : (lag + 1) * 2 * n)
   }
 
   deinit {
@@ -488,6 +492,7 @@ struct PitchHMM: ~Copyable {
     flushStates.deallocate()
     slotNewNoteSources.deallocate()
     slotRestSources.deallocate()
+    slotScores.deallocate()
   }
 
   /// Forgets the stream.
@@ -539,8 +544,36 @@ struct PitchHMM: ~Copyable {
   mutating func reweight(
     frames count: Int, by weight: (_ frequencyHz: Double, _ levelDBFS: Double) -> Double
   ) {
+    scale(frames: stepped..<min(count, frames), by: weight)
+  }
+
+  /// The live decoder's ``reweight(frames:by:)``: scales the candidates of the frames not decided
+  /// yet (the last `lag` pushed) by `weight(frequency, level)` and decodes them again from the
+  /// scores of the last frame decided, so that what is learned about a frame a few hops later (a
+  /// periodic background established) still counts for it. Costs up to `lag` forward steps.
+  @_noLocks
+  mutating func reweightUndecided(by weight: (_ frequencyHz: Double, _ levelDBFS: Double) -> Double) {
+    guard !defersDecoding, frames > 0 else { return }
+    let first = max(0, frames - lag)
+    scale(frames: first..<frames, by: weight)
+    if first > 0 {
+      let n = bins.count
+      let saved = (first - 1) % (lag + 1) * 2 * n
+      for b in 0..<n {
+        voiced[b] = slotScores[saved + b]
+        unvoiced[b] = slotScores[saved + n + b]
+      }
+    }
+    stepped = first
+    while stepped < frames { stepForward() }
+  }
+
+  @_noLocks
+  private mutating func scale(
+    frames range: Range<Int>, by weight: (_ frequencyHz: Double, _ levelDBFS: Double) -> Double
+  ) {
     let m = ProbabilisticYINCandidates.maximumCandidates
-    for frame in stepped..<min(count, frames) {
+    for frame in range {
       let slot = frame % (lag + 1)
       var total = 0.0
       for c in 0..<slotCounts[slot] {
@@ -607,6 +640,13 @@ struct PitchHMM: ~Copyable {
       }
     } else {
       step(slot: slot, logUnvoiced: logUnvoiced, newNoteBin: slotNewNoteBins[slot])
+    }
+    if !defersDecoding {
+      let saved = slot * 2 * n
+      for b in 0..<n {
+        slotScores[saved + b] = voiced[b]
+        slotScores[saved + n + b] = unvoiced[b]
+      }
     }
     stepped += 1
   }

@@ -107,6 +107,8 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   /// lead-in and the first rest is known only later).
   private var firstBackground: PeriodicBackground?
   private var framesBeforeBackground = 0
+  /// Whether the periodic background was established at the frame before.
+  private var wasBackgroundEstablished = false
 
   /// Creates a live estimator; allocates all its memory.
   ///
@@ -274,14 +276,27 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     decoder.reset()
     firstBackground = nil
     framesBeforeBackground = 0
+    wasBackgroundEstablished = false
   }
 
   /// Keeps the periodic background as first established, and the frames before it (the offline
-  /// path's only: the live one has decided them).
+  /// path); the live path weighs the frames it has not decided yet against a background as soon
+  /// as it is established.
   @_noLocks
   private func noteBackground() {
-    guard decoder.defersDecoding, firstBackground == nil else { return }
-    if analysis.background.isEstablished {
+    let isEstablished = analysis.background.isEstablished
+    defer { wasBackgroundEstablished = isEstablished }
+    if !decoder.defersDecoding {
+      guard isEstablished, !wasBackgroundEstablished else { return }
+      let background = analysis.background
+      let rate = analysis.plan.analysisRate
+      decoder.reweightUndecided { frequency, level in
+        background.weight(period: rate / frequency, levelDBFS: level)
+      }
+      return
+    }
+    guard firstBackground == nil else { return }
+    if isEstablished {
       firstBackground = analysis.background
     } else {
       framesBeforeBackground += 1

@@ -118,6 +118,21 @@ import _TestSupport
     #expect(result.rawPitch >= 0.98, "\(method): \(result)")
   }
 
+  /// Before anything louder, mains hum is established on 0.05 s, and the live pYIN decoder weighs
+  /// the frames it has not decided yet (80 ms) against a background as soon as it is established:
+  /// its whole lead-in of hum is unvoiced. YIN and MPM decide each frame as it comes: from 0.1 s on.
+  /// (Before: pYIN's first 0.12 s read 50 Hz, YIN's and MPM's first 0.15 s.)
+  @Test(arguments: [(PitchMethod.pyinLive, 0.0), (.yin, 0.1), (.mpm, 0.1)])
+  func liveTheLeadInIsUnvoicedFromItsStart(method: PitchMethod, from: Double) throws {
+    let signal = Self.hummedMelody()
+    let leadIn = try Self.estimator(method, frames: signal.count).estimates(for: signal).filter {
+      $0.time >= from && $0.time < Self.leadIn - 0.06
+    }
+    #expect(leadIn.count >= Int((Self.leadIn - 0.06 - from) / 0.01) - 1)
+    let voiced = leadIn.filter(\.isVoiced).map(\.time)
+    #expect(voiced.isEmpty, "\(method): voiced at \(voiced)")
+  }
+
   /// Hum with white noise 7 dB under it, rests of 2 s: the noise fills the hum's dip, and once the
   /// noise subtraction has learned both, the rests' frames show the hum's period only as a trace;
   /// an established mains background is kept by that trace. Without it the background was
