@@ -2,7 +2,8 @@
 /// computed through the FFT.
 ///
 /// Per frame: the cumulative mean normalized difference `d′(τ)`; the first lag (from the
-/// highest pitch down) where `d′` dips below ``threshold``, followed to its local minimum; parabolic
+/// highest pitch down) where `d′` dips below ``threshold``, followed to its local minimum (and on
+/// to a deeper trough within an eighth of its lag, of which it is a ripple); parabolic
 /// interpolation of `d′` around it, refined to a fraction of a sample; when the dip at twice (or
 /// three times) that lag is far deeper, the period is that multiple (a weak fundamental under a
 /// strong second or third harmonic).
@@ -85,7 +86,7 @@ struct YINDecider {
     }
     // A dip at a half or a third of the period (a weak fundamental under a strong second or
     // third harmonic) hands over.
-    let tau = analysis.periodLag(startingAt: dip.bottom)
+    let tau = analysis.periodLag(startingAt: Self.pastFlank(dip.bottom, in: d, below: plan.maximumLag))
     let period = analysis.refinedLag(tau)
     guard !analysis.background.holds(period: period, levelDBFS: analysis.levelDBFS) else { return unvoiced }
     return PitchEstimate(
@@ -93,4 +94,28 @@ struct YINDecider {
       levelDBFS: analysis.levelDBFS)
   }
 
+  /// The bottom of the deepest trough of `d` within an eighth of `lag` past it, followed while
+  /// there is a deeper one (lags below `maximumLag`); `lag` itself when none is deeper. A dip
+  /// just before a deeper one is a ripple on its flank, not a period (the stretched partials of
+  /// a piano's or a bass string's low notes, beating): taken as the first dip, it read a piano's
+  /// E2 a semitone sharp for most of the note. Multiples of one period lie at least 9/8 apart up
+  /// to the eighth, so this never leaves the period for its octave (as in
+  /// ``ProbabilisticYINCandidates``'s side troughs).
+  @_noLocks
+  static func pastFlank(_ lag: Int, in d: UnsafeMutableBufferPointer<Float>, below maximumLag: Int) -> Int {
+    var bottom = lag
+    var searched = lag
+    while true {
+      var deeper = bottom
+      let end = min(maximumLag - 1, bottom + bottom / 8)
+      var tau = searched + 1
+      while tau <= end {
+        if d[tau] < d[deeper], d[tau] < d[tau - 1], d[tau] <= d[tau + 1] { deeper = tau }
+        tau += 1
+      }
+      guard deeper != bottom else { return bottom }
+      searched = end
+      bottom = deeper
+    }
+  }
 }

@@ -65,21 +65,6 @@ import _TestSupport
     return accuracy(estimates, truth: { _ in new }, from: 0.56, to: end).rawPitch
   }
 
-  /// The accuracy of pyin (offline or live) on the fixture `name` against one pitch over
-  /// `from...to` seconds.
-  static func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: Double, to: Double)
-    throws -> (medianCents: Double, rawPitch: Double)
-  {
-    let url = try #require(Bundle.module.url(forResource: "Fixtures/\(name)", withExtension: "wav"))
-    let audio = try WAVReader.readAll(url: url)
-    let configuration = PitchConfiguration(sampleRate: audio.sampleRate)
-    let estimator =
-      method == .pyin
-      ? try ProbabilisticYINEstimator.offline(configuration: configuration, frameCount: audio.frameCount)
-      : try ProbabilisticYINEstimator(configuration: configuration)
-    return accuracy(estimator.estimates(for: audio.mono), truth: { _ in truth }, from: from, to: to)
-  }
-
   /// Cancelling the louder note of a two-note mixture leaves the other: the residual's first
   /// dip below ``NewestNoteFinder/residualThreshold`` is at the other note's period. The gain
   /// fitted over the mixture leaves some of the cancelled note (the other note's correlation at
@@ -149,7 +134,7 @@ import _TestSupport
   /// paths read the stretched partials for 47 of the 48 frames).
   @Test(arguments: [PitchMethod.pyin, .pyinLive])
   func aPianosFadingStretchedPartialsAreNoNewNote(method: PitchMethod) throws {
-    let result = try Self.fixtureAccuracy(
+    let result = try fixtureAccuracy(
       "piano-e2-fluidr3", method: method, truth: 82.08, from: 0.17, to: 0.65)
     #expect(result.rawPitch >= 0.99, "\(method): \(result)")
   }
@@ -161,7 +146,7 @@ import _TestSupport
   /// on the D4 or the period the two share).
   @Test(arguments: [PitchMethod.pyin, .pyinLive])
   func aViolinsLegatoStepIsFollowedFromItsFirstRise(method: PitchMethod) throws {
-    let result = try Self.fixtureAccuracy(
+    let result = try fixtureAccuracy(
       "violin-legato-fluidr3", method: method, truth: 391.8, from: 0.205, to: 0.335)
     #expect(result.rawPitch == 1, "\(method): \(result)")
   }
