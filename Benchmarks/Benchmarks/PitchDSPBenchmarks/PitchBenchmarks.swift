@@ -11,7 +11,9 @@ import PitchDSP
 /// fading at 30 dB/s under a 293.66 Hz note that swells in over 0.25 s), so that the newest note
 /// is looked for in the previous note's residual; and the same kind of change (415.3 to 349.2
 /// Hz) under steady white noise learned for 0.25 s before it, so that the residual is discounted
-/// for the noise too.
+/// for the noise too; and 50 Hz hum of six harmonics at about −46 dBFS alone for 0.4 s, then a
+/// 220 Hz tone over it, so that the hum is established as a periodic background and the live
+/// decoder decodes the frames it has not decided yet again (`PitchHMM.reweightUndecided`).
 func pitchBenchmarks() {
   let makers: [(String, (PitchConfiguration) throws -> any PitchEstimator)] = [
     ("yin", { try YINEstimator(configuration: $0) }),
@@ -65,6 +67,15 @@ func pitchBenchmarks() {
       let old = t < 0.25 ? 0 : t < 0.6 ? 1 : pow(10, -30 * (t - 0.6) / 20)
       let new = t < 0.6 ? 0 : 0.7 * min(1, (t - 0.6) / 0.25)
       input[i] = Float(0.035 * uniform + 0.1 * (old * note(415.3, t) + new * note(349.2, t)))
+    }
+  }
+  pitchBenchmark("Pitch pyin-live 1 s 44.1 kHz, mains hum then a note", make: live) { input, rate in
+    for i in input.indices {
+      let t = Double(i) / rate
+      var hum = 0.0
+      for k in 1...6 { hum += sin(2 * .pi * 50 * Double(k) * t + Double(k)) / Double(k) }
+      let tone = t < 0.4 ? 0 : 0.1 * (sin(2 * .pi * 220 * t) + 0.5 * sin(4 * .pi * 220 * t))
+      input[i] = Float(0.005 * hum + tone)
     }
   }
 }
