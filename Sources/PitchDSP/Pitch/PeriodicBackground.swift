@@ -98,9 +98,11 @@ struct PeriodicBackground {
   /// A background frame's period is the first dip of `d′` below this (YIN's absolute threshold;
   /// an instance constant, for the analysis to read in real time).
   let periodicDepth: Float = 0.2
-  /// Once a mains background is established, a frame without such a dip still shows its period
-  /// if `d′` dips below this within ``heldTolerance`` of it: noise a few decibels under the hum
-  /// fills its dip, and the background would be forgotten in the rests it fills.
+  /// Once a mains background is established (or was: ``knownMainsPeriod``), a frame without such
+  /// a dip still shows its period if `d′` dips below this within ``heldTolerance`` of it, and before
+  /// anything louder a first dip below this at a mains period is a background frame: noise near the
+  /// hum's level fills its dip, and the background would be forgotten in the rests it fills, or
+  /// never learned.
   let heldDepth: Float = 0.5
   /// See ``heldDepth``.
   let heldTolerance = periodTolerance
@@ -116,7 +118,7 @@ struct PeriodicBackground {
   /// ``belowPeak`` under the peak (otherwise only a mains period makes it a background frame).
   private var isUnderPeak = false
   /// Whether any frame so far had its quietest level ``belowPeak`` under the peak.
-  private var hasHeardLouder = false
+  private(set) var hasHeardLouder = false
   /// ``floorRiseDecibelsPerSecond`` per hop.
   private let floorRise: Double
   /// The quietest level heard lately, in dBFS.
@@ -127,6 +129,9 @@ struct PeriodicBackground {
   }
   /// Whether ``period`` is a mains period.
   private var isMainsPeriod = false
+  /// The period of the last mains background established in the stream (0: none yet), kept
+  /// when it is forgotten: a hum that was heard is looked for again by its trace.
+  private(set) var knownMainsPeriod = 0.0
   /// The background's level in dBFS.
   private(set) var levelDBFS = -Double.infinity
   /// Agreeing background frames, less the cost of the disagreeing ones (at most twice
@@ -210,6 +215,7 @@ struct PeriodicBackground {
         period += Self.periodSmoothing * (frame - period)
         levelDBFS += Self.levelSmoothing * (level - levelDBFS)
       }
+      if isMainsPeriod, isEstablished { knownMainsPeriod = period }
       return
     }
     // A frame clearly louder than the background is a sound over it (a note's release tail falls
@@ -289,5 +295,6 @@ struct PeriodicBackground {
     forget()
     floorLevel = .infinity
     hasHeardLouder = false
+    knownMainsPeriod = 0
   }
 }

@@ -485,23 +485,50 @@ struct PeriodicityAnalysis: ~Copyable {
   }
 
   /// The period a frame at the quietest level shows the periodic background: the first dip of `d′`
-  /// below ``PeriodicBackground/periodicDepth``; without one, the established mains background's
-  /// own period if `d′` dips below ``PeriodicBackground/heldDepth`` within
-  /// ``PeriodicBackground/heldTolerance`` of it. A new period needs the deep dip; mains hum, once
-  /// established, only its trace. (Counted before establishment, the trace let pink noise set up a
-  /// mains background; counted for any period, a note's tail in noise became one. The trace's
-  /// place is the noise's as much as the hum's: it confirms the period, never moves it.)
+  /// below ``PeriodicBackground/periodicDepth``; without one, a trace of mains hum (`d′` below
+  /// ``PeriodicBackground/heldDepth``): before anything louder was heard, the first such dip
+  /// (``tracePeriod()``; only a mains period makes it a background frame then); later, the
+  /// established mains background's own period, or the last one established
+  /// (``PeriodicBackground/knownMainsPeriod``) once it was forgotten, if `d′` dips that low within
+  /// ``PeriodicBackground/heldTolerance`` of it. Noise as loud as the hum keeps its dip near 0.5:
+  /// without the trace such a hum was never established, or lost for good once forgotten (pYIN
+  /// voiced 0.55–0.70 of the unvoiced frames with it). Not allowed: the trace of any period after
+  /// something louder (a note's tail in noise became a background), nor the lowest point near each
+  /// mains period instead of the first dip (a note's period has multiples near them: a 698 Hz tail
+  /// set up 100 Hz). Around a known period, the trace's place is the noise's as much as the hum's:
+  /// it confirms the period, never moves it.
   @_noLocks
   private func backgroundFramePeriod() -> Double? {
     if let period = firstPeriod(below: background.periodicDepth) { return period }
+    guard background.isEstablished else {
+      if !background.hasHeardLouder { return tracePeriod() }
+      let known = background.knownMainsPeriod
+      return known > 0 && showsTrace(of: known) ? known : nil
+    }
     let held = background.period
-    guard held > 0, background.isEstablished, background.isMains(period: held) else { return nil }
-    let low = max(plan.minimumLag, Int(held * (1 - background.heldTolerance)))
-    let high = min(plan.maximumLag - 1, Int(held * (1 + background.heldTolerance)) + 1)
-    guard low < high, let deepest = Self.interiorMinimum(of: normalizedDifference, from: low, through: high),
-      normalizedDifference[deepest] < background.heldDepth
-    else { return nil }
-    return held
+    return held > 0 && background.isMains(period: held) && showsTrace(of: held) ? held : nil
+  }
+
+  /// The period of the first dip of `d′` below ``PeriodicBackground/heldDepth``, past any ripple
+  /// on its flank (``pastFlank(_:in:below:)``: noise as loud as a hum ripples the hum's broad dip,
+  /// and the first trough read it 1–5 % sharp), from the parabola; `nil` without one. A note's
+  /// period comes first where a note sounds, so a multiple of it near a mains period is no trace.
+  @_noLocks
+  private func tracePeriod() -> Double? {
+    guard let dip = firstDip(below: background.heldDepth), dip.bottom < plan.maximumLag else { return nil }
+    let bottom = Self.pastFlank(dip.bottom, in: normalizedDifference, below: plan.maximumLag)
+    return Double(bottom) + parabolicOffset(normalizedDifference, at: bottom)
+  }
+
+  /// Whether `d′` dips below ``PeriodicBackground/heldDepth`` within
+  /// ``PeriodicBackground/heldTolerance`` of `period` (its lowest point there inside the range).
+  @_noLocks
+  private func showsTrace(of period: Double) -> Bool {
+    let low = max(plan.minimumLag, Int(period * (1 - background.heldTolerance)))
+    let high = min(plan.maximumLag - 1, Int(period * (1 + background.heldTolerance)) + 1)
+    guard low < high, let deepest = Self.interiorMinimum(of: normalizedDifference, from: low, through: high)
+    else { return false }
+    return normalizedDifference[deepest] < background.heldDepth
   }
 
   /// The period of the first dip of `d′` below `depth` (``firstDip(below:)``, after
@@ -702,6 +729,32 @@ extension PeriodicityAnalysis {
     var best = low
     for lag in low...high where d[lag] < d[best] { best = lag }
     return best > low && best < high ? best : nil
+  }
+
+  /// The bottom of the deepest trough of `d` within an eighth of `lag` past it, followed while
+  /// there is a deeper one (lags below `maximumLag`); `lag` itself when none is deeper. A dip
+  /// just before a deeper one is a ripple on its flank, not a period (the stretched partials of
+  /// a piano's or a bass string's low notes, beating): taken as the first dip, it read a piano's
+  /// E2 a semitone sharp for most of the note. Multiples of one period lie at least 9/8 apart up
+  /// to the eighth, so this never leaves the period for its octave (as in
+  /// ``ProbabilisticYINCandidates``'s side troughs). YIN's period and the periodic background's
+  /// trace start from it.
+  @_noLocks
+  static func pastFlank(_ lag: Int, in d: UnsafeMutableBufferPointer<Float>, below maximumLag: Int) -> Int {
+    var bottom = lag
+    var searched = lag
+    while true {
+      var deeper = bottom
+      let end = min(maximumLag - 1, bottom + bottom / 8)
+      var tau = searched + 1
+      while tau <= end {
+        if d[tau] < d[deeper], d[tau] < d[tau - 1], d[tau] <= d[tau + 1] { deeper = tau }
+        tau += 1
+      }
+      guard deeper != bottom else { return bottom }
+      searched = end
+      bottom = deeper
+    }
   }
 
   /// How far ``multipleDip(of:times:)`` searches either way round `multiple · tau`.

@@ -86,36 +86,12 @@ struct YINDecider {
     }
     // A dip at a half or a third of the period (a weak fundamental under a strong second or
     // third harmonic) hands over.
-    let tau = analysis.periodLag(startingAt: Self.pastFlank(dip.bottom, in: d, below: plan.maximumLag))
+    let bottom = PeriodicityAnalysis.pastFlank(dip.bottom, in: d, below: plan.maximumLag)
+    let tau = analysis.periodLag(startingAt: bottom)
     let period = analysis.refinedLag(tau)
     guard !analysis.background.holds(period: period, levelDBFS: analysis.levelDBFS) else { return unvoiced }
     return PitchEstimate(
       time: analysis.frameTime, frequencyHz: plan.analysisRate / period, confidence: Double(max(0, min(1, 1 - d[tau]))),
       levelDBFS: analysis.levelDBFS)
-  }
-
-  /// The bottom of the deepest trough of `d` within an eighth of `lag` past it, followed while
-  /// there is a deeper one (lags below `maximumLag`); `lag` itself when none is deeper. A dip
-  /// just before a deeper one is a ripple on its flank, not a period (the stretched partials of
-  /// a piano's or a bass string's low notes, beating): taken as the first dip, it read a piano's
-  /// E2 a semitone sharp for most of the note. Multiples of one period lie at least 9/8 apart up
-  /// to the eighth, so this never leaves the period for its octave (as in
-  /// ``ProbabilisticYINCandidates``'s side troughs).
-  @_noLocks
-  static func pastFlank(_ lag: Int, in d: UnsafeMutableBufferPointer<Float>, below maximumLag: Int) -> Int {
-    var bottom = lag
-    var searched = lag
-    while true {
-      var deeper = bottom
-      let end = min(maximumLag - 1, bottom + bottom / 8)
-      var tau = searched + 1
-      while tau <= end {
-        if d[tau] < d[deeper], d[tau] < d[tau - 1], d[tau] <= d[tau + 1] { deeper = tau }
-        tau += 1
-      }
-      guard deeper != bottom else { return bottom }
-      searched = end
-      bottom = deeper
-    }
   }
 }
