@@ -57,9 +57,10 @@ AUBIO_BUF = 2048
 AUBIO_YIN_CONFIDENCE = 0.8
 PYIN_FRAME = 4096
 FMIN, FMAX = 40.0, 2000.0
-CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum']
+CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum', 'hum-noise']
 CONDITION_LABEL = {'clean': 'clean', 'snr20': '20 dB SNR', 'snr10': '10 dB SNR',
-                   'snr0': '0 dB SNR', 'reverb': 'reverb', 'hum': 'mains hum'}
+                   'snr0': '0 dB SNR', 'reverb': 'reverb', 'hum': 'mains hum',
+                   'hum-noise': 'mains hum and noise'}
 DEFAULT_ETUDE_METHODS = 'yin,mpm,pyin,pyin-live'
 ETUDE_TIMEOUT_S = 600
 

@@ -15,8 +15,10 @@ instrument's range separated by silences, a legato phrase, staccato notes) and s
 material with exact f0 (steady harmonic tones 40 Hz-2 kHz with three spectra, missing fundamental,
 vibrato, glides, attack transients, and unvoiced noise/silence).
 Conditions: clean, white or pink noise at 20, 10 and 0 dB SNR (SNR over the voiced spans),
-room reverb (sox reverb 50 50 100), and mains hum (50 or 60 Hz with eight harmonics, 25 dB under
-the voiced spans, through the whole file: lead-in, rests and tail included).
+room reverb (sox reverb 50 50 100), mains hum (50 or 60 Hz with eight harmonics, 25 dB under
+the voiced spans, through the whole file: lead-in, rests and tail included), and the same hum with
+white noise as loud as it (hum-noise: a hiss at the hum's level, each 25 dB under the voiced
+spans).
 
 Everything is deterministic: every random choice comes from a numpy Generator seeded from the
 set's name. The set is regenerated only when this file, the options, the soundfont or the
@@ -46,8 +48,9 @@ ENV_WIN_S = 0.030          # RMS window of the envelope used to measure tails
 ENV_STEP_S = 0.001
 DECAY_HOLD_S = 0.050       # the envelope must stay below the threshold this long
 F_MIN, F_MAX = 40.0, 2000.0
-CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum']
+CONDITIONS = ['clean', 'snr20', 'snr10', 'snr0', 'reverb', 'hum', 'hum-noise']
 HUM_DB = -25.0             # hum power against the voiced spans' power
+HUM_NOISE_DB = -25.0       # hum-noise: white noise power against the voiced spans' power
 HUM_PARTIALS = [1, 0.8, 0.5, 0.4, 0.25, 0.2, 0.12, 0.1]
 REVERB_ARGS = ['reverb', '50', '50', '100']     # reverberance %, HF damping %, room scale %
 DEFAULT_SF2 = '/usr/share/sounds/sf2/FluidR3_GM.sf2'
@@ -490,6 +493,16 @@ def add_hum(y, notes, name):
     return y + hum, mains
 
 
+def add_hum_and_noise(y, notes, name):
+    """The `hum` condition's hum plus white noise (seeded per set) HUM_NOISE_DB under the voiced
+    spans' power. Returns the signal and the mains frequency."""
+    p_sig, _ = voiced_power(y, notes)
+    hummed, mains = add_hum(y, notes, name)
+    noise = seeded(name, 'hum-noise').standard_normal(len(y))
+    noise *= np.sqrt(p_sig * 10 ** (HUM_NOISE_DB / 10) / np.mean(noise ** 2))
+    return hummed + noise, mains
+
+
 def add_reverb(y, tmpdir):
     src = os.path.join(tmpdir, 'dry.wav')
     dst = os.path.join(tmpdir, 'wet.wav')
@@ -710,6 +723,9 @@ def process_set(spec, sf2, quick, conditions, out):
             elif cond == 'hum':
                 y, mains = add_hum(y0, src['notes'], src['set'])
                 info.update(hum_hz=mains, hum_db=HUM_DB)
+            elif cond == 'hum-noise':
+                y, mains = add_hum_and_noise(y0, src['notes'], src['set'])
+                info.update(hum_hz=mains, hum_db=HUM_DB, noise='white', noise_db=HUM_NOISE_DB)
             else:
                 y = add_reverb(y0, tmp)
                 tails = tail_intervals(y, src['notes'])
