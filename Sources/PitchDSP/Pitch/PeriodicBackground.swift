@@ -29,9 +29,9 @@ import Foundation
 /// ``leadInMainsSecondsNeeded`` (in a later rest, after ``mainsSecondsNeeded``). Equal-tempered
 /// notes at A = 440 Hz lie 35 cents or more from every such frequency, and the frame must still
 /// hold its period and level that long at the quietest level heard, which a note, once anything
-/// quieter has been heard, is not. Any other
-/// background is known from the end of the first rest it fills for ``secondsNeeded`` after a sound
-/// ``belowPeak`` louder; before that (a lead-in, a first short rest) it is reported like a note.
+/// quieter has been heard, is not. Any other background is known from the end of the first rest
+/// it fills for ``secondsNeeded`` after a sound ``belowPeak`` louder; before that (a lead-in, a
+/// first short rest) it is reported like a note.
 /// The offline pYIN path weighs those earlier frames too, once it is known; the live one, the
 /// frames it has not decided yet when it becomes known (``PitchHMM/reweightUndecided(by:)``).
 ///

@@ -87,16 +87,18 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// the quietest frames and not reported as a pitch where the signal does not rise clearly over
   /// it (default `true`; see `PeriodicBackground`). It is learned once the recording has had a
   /// sound 15 dB louder and then a rest of 0.2 s over it, and mains hum (50 or 60 Hz or its
-  /// second or third harmonic, within 0.5 %, under −30 dBFS) from the stream's first 0.1 s; the
-  /// offline pYIN path also weighs the frames before. Notes at other pitches are never touched;
-  /// notes at the background's pitch (or an octave or a twelfth of it) count only from 3 dB over
-  /// its level, fully from 12 dB. A tone at a mains frequency under −30 dBFS from a stream's first
-  /// sample is taken for hum. In `Evaluation/pitch`'s hum condition (50 or 60 Hz mains hum with
-  /// eight harmonics, 25 dB under the notes), on the four soundfonts' sets, pYIN's false alarms on
-  /// the unvoiced frames fell from 0.975–0.978 to 0.013–0.015 and its raw pitch accuracy on the
-  /// renders rose by 0.003–0.006; the live decoder's to 0.035–0.037 (the lead-in's first 0.1 s),
-  /// YIN's and MPM's from 0.91–0.94 to 0.020–0.027; every other condition was unchanged but for a
-  /// few frames of reverb tails. Turn it off for a drone that is part of the music.
+  /// second or third harmonic, within 0.5 %, under −30 dBFS) from the stream's first 0.05 s, even
+  /// under noise as loud as the hum; the offline pYIN path also weighs the frames before, the live
+  /// one the frames it has not decided yet. Notes at other pitches are never touched; notes at the
+  /// background's pitch (or an octave or a twelfth of it) count only from 3 dB over its level,
+  /// fully from 12 dB. A tone at a mains frequency under −30 dBFS from a stream's first sample is
+  /// taken for hum. In `Evaluation/pitch`'s hum condition (50 or 60 Hz mains hum with eight
+  /// harmonics, 25 dB under the notes), on the four soundfonts' sets, pYIN's false alarms on the
+  /// unvoiced frames fell from 0.975–0.978 to 0.012–0.014 and its raw pitch accuracy on the
+  /// renders rose by 0.003–0.006; the live decoder's to 0.013–0.014, YIN's and MPM's from
+  /// 0.91–0.94 to 0.010–0.016; with white noise as loud as the hum, pYIN's 0.012–0.016, MPM's
+  /// 0.020–0.028; every other condition was unchanged but for a few frames of reverb tails. Turn
+  /// it off for a drone that is part of the music.
   public var ignoresPeriodicBackground = true
 
   /// Creates a configuration.
