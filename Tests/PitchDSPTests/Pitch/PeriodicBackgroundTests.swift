@@ -28,8 +28,9 @@ import _TestSupport
   }
 
   /// The melody (harmonic tones at 0.2 peak, gaps of silence) with 50 Hz hum of six harmonics
-  /// `humDecibels` under the notes' RMS, over a lead-in of hum alone and a last rest.
-  static func hummedMelody(humDecibels: Double = -25) -> [Float] {
+  /// `humDecibels` under the notes' RMS, over a lead-in of hum alone and a last rest; and, with
+  /// `noiseDecibels`, seeded white noise that far under the notes' RMS too.
+  static func hummedMelody(humDecibels: Double = -25, noiseDecibels: Double? = nil) -> [Float] {
     var parts = [generator.silence(length: .seconds(leadIn))]
     for frequency in notes {
       let tone = generator.harmonicTone(
@@ -41,7 +42,12 @@ import _TestSupport
     let hum = generator.harmonicTone(
       fundamentalHz: 50, partialAmplitudes: [1, 0.8, 0.5, 0.4, 0.25, 0.2], length: .frames(melody.count))
     let noteRMS = Signal.rms(Array(melody[Int(leadIn * rate)..<Int((leadIn + noteSeconds) * rate)]))
-    return Signal.added(melody, Signal.scaled(hum, by: noteRMS * pow(10, humDecibels / 20) / Signal.rms(hum)))
+    let hummed = Signal.added(
+      melody, Signal.scaled(hum, by: noteRMS * pow(10, humDecibels / 20) / Signal.rms(hum)))
+    guard let noiseDecibels else { return hummed }
+    let noise = generator.gaussianNoise(
+      standardDeviation: noteRMS * pow(10, noiseDecibels / 20), length: .frames(melody.count), seed: 11)
+    return Signal.added(hummed, noise)
   }
 
   static func estimator(_ method: PitchMethod, ignoresBackground: Bool = true, frames: Int) throws
@@ -142,12 +148,7 @@ import _TestSupport
   /// `hum-noise` files at 50 or 60 Hz. (YIN and MPM decide each frame as it comes: from 0.1 s.)
   @Test(arguments: [(PitchMethod.pyin, 0.0), (.pyinLive, 0), (.mpm, 0.1), (.yin, 0.1)])
   func mainsHumWithNoiseAsLoudIsNotANote(method: PitchMethod, from: Double) throws {
-    let melody = Self.hummedMelody()
-    let noteRMS = Signal.rms(
-      Array(melody[Int(Self.leadIn * Self.rate)..<Int((Self.leadIn + Self.noteSeconds) * Self.rate)]))
-    let noise = Self.generator.gaussianNoise(
-      standardDeviation: noteRMS * pow(10, -25 / 20), length: .frames(melody.count), seed: 11)
-    let signal = Signal.added(melody, noise)
+    let signal = Self.hummedMelody(noiseDecibels: -25)
     let estimates = try Self.estimator(method, frames: signal.count).estimates(for: signal)
     let result = Self.score(estimates, from: from)
     #expect(result.falseAlarms <= 0.02, "\(method): \(result)")
