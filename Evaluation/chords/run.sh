@@ -57,8 +57,7 @@ fi
 
 # --- the etude binary
 if [ -z "$ETUDE" ]; then
-  (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval)
-  ETUDE="$ROOT/.build-eval/release/etude"
+  ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")"
 fi
 
 SET="$WORK/set-$SEED${QUICK:+-quick}"

@@ -119,9 +119,7 @@ fi
 if [[ ",$GRADERS," != *",etude,"* ]]; then
   ETUDE=""
 elif [ "$ETUDE" = "__build__" ]; then
-  if (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval); then
-    ETUDE="$ROOT/.build-eval/release/etude"
-  else
+  if ! ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")"; then
     echo "warning: building etude failed; Etude is reported as not available" >&2
     ETUDE=""
   fi

@@ -7,5 +7,5 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 
 python3 -c 'import mido' 2>/dev/null || pip install -q mido
 bash "$HERE/collect.sh"
-(cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval)
-python3 "$HERE/compare.py" --etude "$ROOT/.build-eval/release/etude" "$@" "$HERE/work/corpus"
+ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")"
+python3 "$HERE/compare.py" --etude "$ETUDE" "$@" "$HERE/work/corpus"

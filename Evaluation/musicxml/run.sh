@@ -34,8 +34,7 @@ done
 
 bash "$HERE/collect.sh"
 if [ "$BUILD" = 1 ]; then
-  (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval) \
-    && ETUDE="$ROOT/.build-eval/release/etude" \
+  ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")" \
     || echo "run: the etude build failed; comparing music21's side only" >&2
 fi
 "$VENV/bin/python" "$HERE/compare.py" ${ETUDE:+--etude "$ETUDE"} "${ARGS[@]+"${ARGS[@]}"}" "$HERE/work/corpus"

@@ -11,7 +11,7 @@ if ! command -v fluidsynth >/dev/null || ! command -v aubioonset >/dev/null \
   apt-get install -y fluidsynth fluid-soundfont-gm aubio-tools
 fi
 python3 -c 'import mir_eval, mido' 2>/dev/null || pip install -q mir_eval mido
-(cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval)
+ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")"
 python3 "$HERE/melodies.py" "$HERE/work/midi"
 rm -rf "$HERE/work/audio"   # render afresh: the MIDI files may have changed
-python3 "$HERE/evaluate.py" --etude "$ROOT/.build-eval/release/etude" "$HERE/work"
+python3 "$HERE/evaluate.py" --etude "$ETUDE" "$HERE/work"

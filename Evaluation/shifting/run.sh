@@ -14,8 +14,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ -z "$etude" ]; then
-  (cd "$root" && swift build -c release --product etude --scratch-path .build-eval >&2)
-  etude="$root/.build-eval/release/etude"
+  etude="$(bash "$root/Evaluation/build-etude.sh")"
 fi
 for tool in fluidsynth rubberband soundstretch sox python3; do
   command -v "$tool" >/dev/null || { echo "missing $tool (apt-get install -y fluidsynth fluid-soundfont-gm rubberband-cli soundstretch sox)" >&2; exit 1; }

@@ -25,8 +25,7 @@ fi
 PY="$WORK/venv/bin/python"
 if [ -z "$ETUDE" ]; then
   ROOT="$(cd "$HERE/../.." && pwd)"
-  (cd "$ROOT" && swift build -c release --product etude --scratch-path .build-eval >&2)
-  ETUDE="$ROOT/.build-eval/release/etude"
+  ETUDE="$(bash "$ROOT/Evaluation/build-etude.sh")"
 fi
 RENDER=("$ETUDE" render)
 "$PY" "$HERE/gen_midi.py" "$WORK/files"

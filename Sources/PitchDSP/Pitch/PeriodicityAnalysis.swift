@@ -74,8 +74,9 @@ struct PeriodicityAnalysis: ~Copyable {
   /// Whether the learned steady noise was discounted from the last frame's `d(τ)` (and so is
   /// from its residual's, ``cancelPeriod(_:)``).
   private(set) var isCompensated = false
-  /// The mean of `d(1…τ)`, the denominator of `d′(τ)`.
-  private let cumulativeMean: UnsafeMutableBufferPointer<Float>
+  /// The sum of `d(1…τ)`: over `τ`, the denominator of `d′(τ)` (``refinedDip(_:)`` divides the
+  /// two it needs; the frame's loop divides no more than it must).
+  private let cumulativeSum: UnsafeMutableBufferPointer<Double>
   /// ``refinedDip(_:)``'s work for the frame: the cross spectrum's real parts `Re(C_k)` in
   /// double precision and times `ω_k` and `ω_k²` (four bins a step from bin 1, as its sums run),
   /// prepared at the first refinement of a frame, and the dips already refined in it.
@@ -168,7 +169,7 @@ struct PeriodicityAnalysis: ~Copyable {
       noiseScale[tau] = Double(plan.windowLength) / Double(max(1, plan.windowLength - tau))
     }
     squareDifference = .zeroed(plan.maximumLag + 2)
-    cumulativeMean = .zeroed(plan.maximumLag + 2)
+    cumulativeSum = .zeroed(plan.maximumLag + 2)
     refinement = RefinementScratch(bins: plan.fftSize / 2)
     residual = ResidualPeriodicity(plan: plan)
     written = plan.centreOffset
@@ -189,7 +190,7 @@ struct PeriodicityAnalysis: ~Copyable {
     noiseScale.deallocate()
     normalizedDifference.deallocate()
     squareDifference.deallocate()
-    cumulativeMean.deallocate()
+    cumulativeSum.deallocate()
     refinement.deallocate()
     residual.deallocate()
   }
@@ -451,7 +452,7 @@ struct PeriodicityAnalysis: ~Copyable {
         energy = max(m - noiseEnergyShare, (1 - compensation) * m)
       }
       cumulative += d
-      cumulativeMean[tau] = Float(cumulative / Double(tau))
+      cumulativeSum[tau] = cumulative
       normalizedDifference[tau] = cumulative > 0 ? Float(d * Double(tau) / cumulative) : 1
       // n(τ) = 2r(τ)/m(τ) = 1 − d(τ)/m(τ), from the compensated d and m.
       if computesSquareDifference {
@@ -855,7 +856,8 @@ extension PeriodicityAnalysis {
       let slope = shiftedEnergy(base + 1) - shiftedEnergy(base)
       let energy = shiftedEnergy(base) + (lag - Double(base)) * slope
       // d′ at `lag`: d over the mean of d(1…τ), interpolated.
-      let mean = Double(cumulativeMean[base]) + (lag - Double(base)) * Double(cumulativeMean[base + 1] - cumulativeMean[base])
+      let (below, above) = (Float(cumulativeSum[base] / Double(base)), Float(cumulativeSum[base + 1] / Double(base + 1)))
+      let mean = Double(below) + (lag - Double(base)) * Double(above - below)
       if mean > 0 { depth = Float(max(0, windowEnergy + energy - correlationSum) / mean) }
       // Maximize g(τ) = r(τ) + r(−τ) − shifted energy, that is, minimize d(τ).
       let gradient = first - slope
