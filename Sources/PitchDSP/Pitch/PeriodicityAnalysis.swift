@@ -1,8 +1,9 @@
 import Foundation
 
-/// The streaming front end every periodicity-based pitch estimator shares: decimation, framing
-/// at a fixed hop, and per frame the YIN difference `d(τ)`, its cumulative mean normalized form
-/// `d′(τ)` and the normalized square difference `n(τ)` (McLeod), all from one FFT correlation.
+/// The streaming front end every periodicity-based pitch estimator shares: resampling to the
+/// analysis rate (``PitchConfiguration/analysisSampleRate``), framing at a fixed hop, and per
+/// frame the YIN difference `d(τ)`, its cumulative mean normalized form `d′(τ)` and the
+/// normalized square difference `n(τ)` (McLeod), all from one FFT correlation.
 ///
 /// The difference function is centred: the window `a = x[c − W/2 ..< c + W/2)` around the frame's
 /// centre `c` is compared with the signal `τ` later and `τ` earlier, and the two are averaged.
@@ -125,7 +126,7 @@ struct PeriodicityAnalysis: ~Copyable {
     let plan = PeriodicityPlan(configuration)
     // Everything that can throw comes first: a noncopyable value is initialized all at once.
     let decimator =
-      plan.decimation > 1
+      plan.decimation > 1 || plan.interpolation > 1
       ? try Resampler(
         inputRate: configuration.sampleRate, outputRate: plan.analysisRate, quality: configuration.decimatorQuality,
         maximumInputFrames: max(configuration.hopSize, 64), compensatesLatency: false,
@@ -137,14 +138,15 @@ struct PeriodicityAnalysis: ~Copyable {
     resamplerOwner = decimator
     resampler = decimator.map { Unmanaged.passUnretained($0) }
     decimatorDelay = decimator?.latencyFrames ?? 0
-    firstWholeFrameStart = plan.windowLength / 2 + decimatorDelay / plan.decimation
+    firstWholeFrameStart = plan.windowLength / 2 + decimatorDelay * plan.interpolation / plan.decimation
     fftOwner = fft
     self.fft = Unmanaged.passUnretained(fft)
     inputStep = max(configuration.hopSize, 64)
     let maximumStepOutput = decimator?.maximumOutputFrames(forInputFrames: inputStep) ?? inputStep
     var capacity = 1
     // A frame, a step and the longest period before the frame (for ``cancelPeriod(_:)``).
-    let needed = plan.frameLength + maximumStepOutput + plan.decimation + plan.maximumLag + 6
+    let needed =
+      plan.frameLength + maximumStepOutput + plan.decimation + plan.interpolation + plan.maximumLag + 6
     while capacity < needed { capacity <<= 1 }
     ringCapacity = capacity
     ring = .zeroed(capacity)
@@ -327,7 +329,7 @@ struct PeriodicityAnalysis: ~Copyable {
   private func frameStart(_ k: Int) -> Int {
     // The centre, in analysis samples, rounded down; ring coordinates already carry the leading
     // silence up to the first centre, so this is where the frame starts in the ring.
-    (k * configuration.hopSize + decimatorDelay) / plan.decimation
+    (k * configuration.hopSize + decimatorDelay) * plan.interpolation / plan.decimation
   }
 
   /// Analyzes the next frame if the input for it has arrived; returns `false` otherwise.

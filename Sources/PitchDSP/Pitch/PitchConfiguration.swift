@@ -4,9 +4,11 @@
 /// frame: estimate `k` is at `k · hopSize / sampleRate` seconds. The range bounds the period
 /// search: a wider range costs more (the frame must hold two of the longest periods).
 ///
-/// Above 20 kHz (for the default range), the estimators analyze a decimated copy of the input
-/// (44.1 kHz → 22.05 kHz, 48 kHz → 24 kHz, at least ten samples per period of the highest pitch),
-/// which halves the work without touching the pitch range; see ``decimationFactor``.
+/// The estimators analyze the input at ten samples or more per period of the highest pitch.
+/// Above 20 kHz (for the default range), a decimated copy (44.1 kHz → 22.05 kHz, 48 kHz → 24 kHz),
+/// which halves the work without touching the pitch range; below, a copy resampled up (16 kHz →
+/// 24 kHz, 8 kHz → 20 kHz), so that a high note's dip in the difference function does not fall
+/// between two lags; see ``analysisSampleRate``.
 public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// The input sample rate, in Hz.
   public var sampleRate: Double
@@ -29,7 +31,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// How fast the recent peak level falls, in dB per second (default 3).
   public var peakDecayDecibelsPerSecond: Double = 3
   /// The decimator's filter (default ``Resampler/Quality/fast``), used when the input is
-  /// decimated (from 40 kHz for the default range). The filter also band-limits (unless
+  /// decimated (from 40 kHz for the default range) or resampled up (below 20 kHz; see
+  /// ``analysisSampleRate``). The filter also band-limits (unless
   /// ``limitsBandToPartials`` is off): its stop band starts at the Nyquist frequency of a whole
   /// decimation of the input with at least seven samples per period of ``maximumFrequencyHz``
   /// (7.35 kHz from 44.1 kHz) and it is flat to 0.8 of that (5.9 kHz), while the analysis runs
@@ -193,8 +196,21 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   }
 
   /// The factor the input is decimated by before analysis (1 = none): the largest whole number
-  /// that keeps at least ten samples per period of ``maximumFrequencyHz``.
-  public var decimationFactor: Int { PeriodicityPlan(self).decimation }
+  /// that keeps at least ten samples per period of ``maximumFrequencyHz``; 1 also when the
+  /// input is resampled up instead (see ``analysisSampleRate``).
+  public var decimationFactor: Int {
+    let plan = PeriodicityPlan(self)
+    return plan.interpolation == 1 ? plan.decimation : 1
+  }
+
+  /// The rate the estimators analyze at, in Hz: the input's ``sampleRate`` divided by
+  /// ``decimationFactor`` when that keeps ten samples per period of ``maximumFrequencyHz`` or
+  /// more; otherwise the input resampled up by the smallest ratio in halves that does (× 3/2 from
+  /// 16 kHz, × 2 from 11.025 kHz, × 5/2 from 8 kHz for the default 2 kHz). At fewer samples per
+  /// period the dip of the difference function at a high note's period is narrower than a lag
+  /// when its upper partials are strong, and falls between two lags: at 8 kHz, YIN and MPM read
+  /// notes from 1.05 kHz an octave or more low, and at 16 kHz some from 1.5 kHz.
+  public var analysisSampleRate: Double { PeriodicityPlan(self).analysisRate }
 
   /// The time between estimates, in seconds.
   public var hopSeconds: Double { Double(hopSize) / sampleRate }
@@ -206,8 +222,10 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
 /// longest lag (plus one, for interpolation) on either side, so that the difference function
 /// compares the window with the signal both before and after it (see ``PeriodicityAnalysis``).
 struct PeriodicityPlan: Sendable, Hashable {
-  /// Input frames per analysis frame.
+  /// Input frames per `interpolation` analysis frames: the analysis rate is the input's times
+  /// `interpolation / decimation`, one of the two 1 except when resampling up by a half-integer.
   let decimation: Int
+  let interpolation: Int
   /// The analysis sample rate, in Hz.
   let analysisRate: Double
   /// The rate whose Nyquist frequency the decimator's filter stops at: the rate a decimation to
@@ -240,8 +258,16 @@ struct PeriodicityPlan: Sendable, Hashable {
   init(_ configuration: PitchConfiguration) {
     let rate = configuration.sampleRate
     let highest = configuration.maximumFrequencyHz
-    decimation = Self.wholeDecimation(of: rate, keeping: 10, samplesPerPeriodOf: highest)
-    analysisRate = rate / Double(decimation)
+    let samplesPerPeriod = 10.0
+    if rate >= samplesPerPeriod * highest {
+      decimation = Self.wholeDecimation(of: rate, keeping: samplesPerPeriod, samplesPerPeriodOf: highest)
+      interpolation = 1
+    } else {
+      // Up by the smallest ratio in halves that reaches ten samples per period.
+      let halves = Int((2 * samplesPerPeriod * highest / rate).rounded(.up))
+      (interpolation, decimation) = halves % 2 == 0 ? (halves / 2, 1) : (halves, 2)
+    }
+    analysisRate = rate * Double(interpolation) / Double(decimation)
     bandRate =
       configuration.limitsBandToPartials
       ? rate / Double(Self.wholeDecimation(of: rate, keeping: 7, samplesPerPeriodOf: highest)) : analysisRate
