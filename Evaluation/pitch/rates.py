@@ -1,0 +1,115 @@
+#!/usr/bin/env python3
+"""Etude's pitch trackers at other input sample rates: the set's files resampled, scored alike.
+
+Usage (from the repository root, after run.sh made the set and built etude):
+  Evaluation/pitch/work/venv/bin/python Evaluation/pitch/rates.py [--data DIR] [--etude PATH]
+      [--rates 8000,11025,16000,22050,44100,48000] [--conditions clean,snr10]
+      [--methods pyin,pyin-live,yin,mpm]
+
+The set is rendered at 44.1 kHz. Each file of each condition is resampled (scipy's polyphase
+resampler, Kaiser window) to each rate into work/rates/<data dir's name>/<rate>/ (44.1 kHz: the file itself), every
+method tracks it, and the frames are scored against the same truth as evaluate.py scores them:
+raw pitch accuracy over the scored voiced frames of the renders and of the synthesized tones,
+voicing false alarm over all files, and held notes of the renders read at two octaves. Prints a
+markdown table. Below 20 kHz the trackers resample the input up to ten samples per period of the
+highest pitch (PitchConfiguration.analysisSampleRate); this shows what that keeps.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+import soundfile as sf
+from scipy.signal import resample_poly
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import evaluate  # noqa: E402  (the set's truth, the trackers' runner and the scoring)
+
+
+def resampled_set(data, work, rate, conditions, files):
+    """The directory holding the files of `conditions` at `rate` (made once)."""
+    if rate == 44100:
+        return data
+    root = os.path.join(work, str(rate))
+    for f in files:
+        if f['condition'] not in conditions:
+            continue
+        wav = os.path.join(root, f['wav'])
+        if os.path.exists(wav):
+            continue
+        os.makedirs(os.path.dirname(wav), exist_ok=True)
+        x, sr = sf.read(os.path.join(data, f['wav']), dtype='float64')
+        g = np.gcd(int(rate), int(sr))
+        y = resample_poly(x, int(rate) // g, int(sr) // g, axis=0)
+        sf.write(wav + '.part', y.astype(np.float32), int(rate), format='WAV', subtype='FLOAT')
+        os.replace(wav + '.part', wav)
+        shutil.copyfile(os.path.join(data, f['truth']), os.path.join(root, f['truth']))
+    return root
+
+
+def score(etude, root, f, method):
+    times, f0, _, _, err = evaluate.run_etude(etude, method, os.path.join(root, f['wav']))
+    if err:
+        raise RuntimeError('%s on %s: %s' % (method, f['wav'], err))
+    truth_times, ref, scored, _ = evaluate.load_truth(os.path.join(root, f['truth']))
+    est = evaluate.align(truth_times, times, f0)
+    counts, _ = evaluate.frame_counts(ref[scored], est[scored])
+    notes, jumps = evaluate.octave_jumps(ref, est, scored) if f['kind'] == 'render' else (0, 0)
+    return counts, notes, jumps
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--data', default=os.path.join(HERE, 'work', 'data'))
+    ap.add_argument('--etude', default=os.path.join(HERE, '..', '..', '.build-eval', 'release', 'etude'))
+    ap.add_argument('--rates', default='8000,11025,16000,22050,44100,48000')
+    ap.add_argument('--conditions', default='clean,snr10')
+    ap.add_argument('--methods', default='pyin,pyin-live,yin,mpm')
+    ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
+    args = ap.parse_args()
+    with open(os.path.join(args.data, 'manifest.json')) as fh:
+        files = json.load(fh)['files']
+    conditions = args.conditions.split(',')
+    rates = [int(r) for r in args.rates.split(',')]
+    methods = args.methods.split(',')
+    work = os.path.join(HERE, 'work', 'rates', os.path.basename(os.path.normpath(args.data)))
+    roots = {rate: resampled_set(args.data, work, rate, conditions, files) for rate in rates}
+    chosen = [f for f in files if f['condition'] in conditions]
+    jobs = [(rate, m, f) for rate in rates for m in methods for f in chosen]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
+        results = list(ex.map(lambda j: score(args.etude, roots[j[0]], j[2], j[1]), jobs))
+    totals = {}
+    for (rate, m, f), (counts, notes, jumps) in zip(jobs, results):
+        t = totals.setdefault((rate, m, f['condition']), {})
+        kind = f['kind']
+        for key in ('pitch_ok', 'voiced'):
+            t[kind + key] = t.get(kind + key, 0) + counts[key]
+        for key in ('false_alarm', 'unvoiced'):
+            t[key] = t.get(key, 0) + counts[key]
+        t['notes'] = t.get('notes', 0) + notes
+        t['jumps'] = t.get('jumps', 0) + jumps
+
+    def ratio(a, b):
+        return '%.3f' % (a / b) if b else 'n/a'
+
+    print('| rate | method | ' + ' | '.join(
+        'RPA renders %s | RPA synth %s | VFA %s | jumps %s' % (c, c, c, c) for c in conditions) + ' |')
+    print('|---|---|' + '---:|' * (4 * len(conditions)))
+    for rate in rates:
+        for m in methods:
+            cells = []
+            for c in conditions:
+                t = totals[(rate, m, c)]
+                cells += [ratio(t.get('renderpitch_ok', 0), t.get('rendervoiced', 0)),
+                          ratio(t.get('synthpitch_ok', 0), t.get('synthvoiced', 0)),
+                          ratio(t['false_alarm'], t['unvoiced']),
+                          '%d / %d' % (t['jumps'], t['notes'])]
+            print('| %g kHz | %s | %s |' % (rate / 1000, m, ' | '.join(cells)))
+
+
+if __name__ == '__main__':
+    main()
