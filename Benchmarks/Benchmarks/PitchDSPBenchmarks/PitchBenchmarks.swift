@@ -13,7 +13,9 @@ import PitchDSP
 /// Hz) under steady white noise learned for 0.25 s before it, so that the residual is discounted
 /// for the noise too; and 50 Hz hum of six harmonics at about −46 dBFS alone for 0.4 s, then a
 /// 220 Hz tone over it, so that the hum is established as a periodic background and the live
-/// decoder decodes the frames it has not decided yet again (`PitchHMM.reweightUndecided`).
+/// decoder decodes the frames it has not decided yet again (`PitchHMM.reweightUndecided`); and
+/// the harmonic tone at 16 kHz, which the front end resamples up to 24 kHz
+/// (`PitchConfiguration.analysisSampleRate`).
 func pitchBenchmarks() {
   let makers: [(String, (PitchConfiguration) throws -> any PitchEstimator)] = [
     ("yin", { try YINEstimator(configuration: $0) }),
@@ -78,6 +80,13 @@ func pitchBenchmarks() {
       input[i] = Float(0.005 * hum + tone)
     }
   }
+  pitchBenchmark("Pitch pyin-live 1 s 16 kHz, resampled up", rate: 16_000, make: live) { input, rate in
+    for i in input.indices {
+      let t = Double(i) / rate
+      input[i] = Float(
+        0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
+    }
+  }
 }
 
 /// The next value of xorshift64* from `state`, uniform in [−1, 1): deterministic noise.
@@ -88,9 +97,10 @@ private func nextUniform(_ state: inout UInt64) -> Double {
   return Double((state &* 0x2545_F491_4F6C_DD1D) >> 11) / Double(1 << 53) * 2 - 1
 }
 
-/// One second of `fill`'s signal through a fresh estimator per benchmark, in 512-frame blocks.
+/// One second of `fill`'s signal at `rate` through a fresh estimator per benchmark, in 512-frame
+/// blocks.
 private func pitchBenchmark(
-  _ title: String, make: @escaping (PitchConfiguration) throws -> any PitchEstimator,
+  _ title: String, rate: Double = 44_100, make: @escaping (PitchConfiguration) throws -> any PitchEstimator,
   fill: @escaping (UnsafeMutableBufferPointer<Float>, Double) -> Void
 ) {
   Benchmark(
@@ -99,7 +109,6 @@ private func pitchBenchmark(
       metrics: realTimeMetrics, timeUnits: .microseconds, scalingFactor: .one,
       maxDuration: .seconds(3), maxIterations: 200, thresholds: noAllocations)
   ) { benchmark in
-    let rate = 44_100.0
     let estimator = try make(PitchConfiguration(sampleRate: rate))
     let block = 512
     let frames = Int(rate)

@@ -858,7 +858,8 @@ extension PeriodicityAnalysis {
       let slope = shiftedEnergy(base + 1) - shiftedEnergy(base)
       let energy = shiftedEnergy(base) + (lag - Double(base)) * slope
       // d′ at `lag`: d over the mean of d(1…τ), interpolated.
-      let (below, above) = (Float(cumulativeSum[base] / Double(base)), Float(cumulativeSum[base + 1] / Double(base + 1)))
+      let below = Float(cumulativeSum[base] / Double(base))
+      let above = Float(cumulativeSum[base + 1] / Double(base + 1))
       let mean = Double(below) + (lag - Double(base)) * Double(above - below)
       if mean > 0 { depth = Float(max(0, windowEnergy + energy - correlationSum) / mean) }
       // Maximize g(τ) = r(τ) + r(−τ) − shifted energy, that is, minimize d(τ).
