@@ -565,6 +565,43 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     #expect(Double(voiced) <= 0.005 * Double(frames), "\(method): \(voiced) of \(frames) rest frames voiced")
   }
 
+  /// A constant offset under a melody with rests (a microphone's or an interface's DC) changes
+  /// nothing: `d(τ)` ignores it, and the analysis window's mean comes off each frame before the
+  /// energies and the correlation it is computed from. Left in, the offset dominated both, and
+  /// the rounding of their difference read the rests as periodic.
+  @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
+  func aDCOffsetChangesNothing(method: PitchMethod) throws {
+    let notes = [110.0, 220, 330, 587.33]
+    let (rest, note) = (0.4, 0.5)
+    var parts: [[Float]] = []
+    for frequency in notes {
+      let tone = Self.generator.harmonicTone(
+        fundamentalHz: frequency, partialAmplitudes: [1, 0.6, 0.4, 0.25, 0.15], length: .seconds(note))
+      parts += [
+        Self.generator.silence(length: .seconds(rest)), Signal.scaled(tone, by: 0.2 / Signal.peak(tone)),
+      ]
+    }
+    parts.append(Self.generator.silence(length: .seconds(rest)))
+    let melody = Signal.concatenated(parts)
+    for offset in [0.0, 0.05, -0.3] {
+      var (voicedInRests, restFrames, right, noteFrames) = (0, 0, 0, 0)
+      for estimate in try track(melody.map { $0 + Float(offset) }, method: method) {
+        let index = Int(estimate.time / (rest + note))
+        let within = estimate.time - Double(index) * (rest + note)
+        if within > 0.05, within < rest - 0.05 {
+          restFrames += 1
+          if estimate.isVoiced { voicedInRests += 1 }
+        } else if index < notes.count, within > rest + 0.05, within < rest + note - 0.05 {
+          noteFrames += 1
+          if estimate.isVoiced, abs(cents(estimate.frequencyHz, notes[index])) < 50 { right += 1 }
+        }
+      }
+      #expect(
+        voicedInRests == 0, "\(method), offset \(offset): \(voicedInRests) of \(restFrames) rest frames")
+      #expect(right == noteFrames, "\(method), offset \(offset): \(right) of \(noteFrames) note frames right")
+    }
+  }
+
   /// The offline path stores its frames and decodes them at the end; fed more than the length it
   /// was made for, it decodes the rest as a fixed-lag decoder, and every frame is still right.
   @Test func anOfflineEstimatorFedPastItsLengthKeepsTracking() throws {
