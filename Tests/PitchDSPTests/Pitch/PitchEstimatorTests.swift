@@ -566,9 +566,10 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
   }
 
   /// A constant offset under a melody with rests (a microphone's or an interface's DC) changes
-  /// nothing: `d(τ)` ignores it, and the analysis window's mean comes off each frame before the
-  /// energies and the correlation it is computed from. Left in, the offset dominated both, and
-  /// the rounding of their difference read the rests as periodic.
+  /// nothing: `d(τ)` ignores it, and the analysis window's mean comes off a frame where it holds a
+  /// twentieth of the window's energy or more, before the energies and the correlation `d(τ)` is
+  /// computed from. Left in, the offset dominated both, and the rounding of their difference read
+  /// the rests as periodic.
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
   func aDCOffsetChangesNothing(method: PitchMethod) throws {
     let notes = [110.0, 220, 330, 587.33]
