@@ -1,18 +1,24 @@
 #!/usr/bin/env python3
-"""Etude's pitch trackers at other input sample rates: the set's files resampled, scored alike.
+"""Etude's pitch trackers on the set's files made other inputs (sample rates, a DC offset, quiet).
+
+Scored as evaluate.py scores the files themselves.
 
 Usage (from the repository root, after run.sh made the set and built etude):
-  Evaluation/pitch/work/venv/bin/python Evaluation/pitch/rates.py [--data DIR] [--etude PATH]
-      [--rates 8000,11025,16000,22050,44100,48000] [--conditions clean,snr10]
+  Evaluation/pitch/work/venv/bin/python Evaluation/pitch/inputs.py [--data DIR] [--etude PATH]
+      [--variants 8000,11025,16000,22050,44100,48000,dc,quiet16] [--conditions clean,snr10]
       [--methods pyin,pyin-live,yin,mpm]
 
-The set is rendered at 44.1 kHz. Each file of each condition is resampled (scipy's polyphase
-resampler, Kaiser window) to each rate into work/rates/<data dir's name>/<rate>/ (44.1 kHz: the file itself), every
-method tracks it, and the frames are scored against the same truth as evaluate.py scores them:
-raw pitch accuracy over the scored voiced frames of the renders and of the synthesized tones,
-voicing false alarm over all files, and held notes of the renders read at two octaves. Prints a
-markdown table. Below 20 kHz the trackers resample the input up to ten samples per period of the
-highest pitch (PitchConfiguration.analysisSampleRate); this shows what that keeps.
+The set is rendered at 44.1 kHz (32-bit float). Each file of each condition is made into each
+variant under work/inputs/<data dir's name>/<variant>/ (44100: the file itself): a number is a
+sample rate (scipy's polyphase resampler, Kaiser window); `dc` adds 0.05 to every sample (a
+microphone's or an interface's offset, -26 dBFS); `quiet16` is the file 40 dB down in 16-bit
+PCM (rounded, no dither: a quiet take from a 16-bit interface). Every method tracks each, and the
+frames are scored against the same truth as evaluate.py scores them: raw pitch accuracy over the
+scored voiced frames of the renders and of the synthesized tones, voicing false alarm over all
+files, and held notes of the renders read at two octaves. Prints a markdown table. Below 20 kHz
+the trackers resample the input up to ten samples per period of the highest pitch
+(PitchConfiguration.analysisSampleRate); each frame's analysis window has its mean taken off
+(a DC offset otherwise read rests as periodic).
 """
 import argparse
 import concurrent.futures
@@ -30,11 +36,11 @@ sys.path.insert(0, HERE)
 import evaluate  # noqa: E402  (the set's truth, the trackers' runner and the scoring)
 
 
-def resampled_set(data, work, rate, conditions, files):
-    """The directory holding the files of `conditions` at `rate` (made once)."""
-    if rate == 44100:
+def variant_set(data, work, variant, conditions, files):
+    """The directory holding the files of `conditions` as `variant` (made once)."""
+    if variant == '44100':
         return data
-    root = os.path.join(work, str(rate))
+    root = os.path.join(work, variant)
     for f in files:
         if f['condition'] not in conditions:
             continue
@@ -43,9 +49,17 @@ def resampled_set(data, work, rate, conditions, files):
             continue
         os.makedirs(os.path.dirname(wav), exist_ok=True)
         x, sr = sf.read(os.path.join(data, f['wav']), dtype='float64')
-        g = np.gcd(int(rate), int(sr))
-        y = resample_poly(x, int(rate) // g, int(sr) // g, axis=0)
-        sf.write(wav + '.part', y.astype(np.float32), int(rate), format='WAV', subtype='FLOAT')
+        rate, subtype = sr, 'FLOAT'
+        if variant == 'dc':
+            y = (x + 0.05).astype(np.float32)
+        elif variant == 'quiet16':
+            y = np.round(x * 10 ** (-40 / 20) * 32767).astype(np.int16)
+            subtype = 'PCM_16'
+        else:
+            rate = int(variant)
+            g = np.gcd(rate, int(sr))
+            y = resample_poly(x, rate // g, int(sr) // g, axis=0).astype(np.float32)
+        sf.write(wav + '.part', y, rate, format='WAV', subtype=subtype)
         os.replace(wav + '.part', wav)
         shutil.copyfile(os.path.join(data, f['truth']), os.path.join(root, f['truth']))
     return root
@@ -66,7 +80,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('--data', default=os.path.join(HERE, 'work', 'data'))
     ap.add_argument('--etude', default=os.path.join(HERE, '..', '..', '.build-eval', 'release', 'etude'))
-    ap.add_argument('--rates', default='8000,11025,16000,22050,44100,48000')
+    ap.add_argument('--variants', default='8000,11025,16000,22050,44100,48000,dc,quiet16')
     ap.add_argument('--conditions', default='clean,snr10')
     ap.add_argument('--methods', default='pyin,pyin-live,yin,mpm')
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
@@ -74,17 +88,17 @@ def main():
     with open(os.path.join(args.data, 'manifest.json')) as fh:
         files = json.load(fh)['files']
     conditions = args.conditions.split(',')
-    rates = [int(r) for r in args.rates.split(',')]
+    variants = args.variants.split(',')
     methods = args.methods.split(',')
-    work = os.path.join(HERE, 'work', 'rates', os.path.basename(os.path.normpath(args.data)))
-    roots = {rate: resampled_set(args.data, work, rate, conditions, files) for rate in rates}
+    work = os.path.join(HERE, 'work', 'inputs', os.path.basename(os.path.normpath(args.data)))
+    roots = {v: variant_set(args.data, work, v, conditions, files) for v in variants}
     chosen = [f for f in files if f['condition'] in conditions]
-    jobs = [(rate, m, f) for rate in rates for m in methods for f in chosen]
+    jobs = [(v, m, f) for v in variants for m in methods for f in chosen]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
         results = list(ex.map(lambda j: score(args.etude, roots[j[0]], j[2], j[1]), jobs))
     totals = {}
-    for (rate, m, f), (counts, notes, jumps) in zip(jobs, results):
-        t = totals.setdefault((rate, m, f['condition']), {})
+    for (v, m, f), (counts, notes, jumps) in zip(jobs, results):
+        t = totals.setdefault((v, m, f['condition']), {})
         kind = f['kind']
         for key in ('pitch_ok', 'voiced'):
             t[kind + key] = t.get(kind + key, 0) + counts[key]
@@ -96,19 +110,21 @@ def main():
     def ratio(a, b):
         return '%.3f' % (a / b) if b else 'n/a'
 
-    print('| rate | method | ' + ' | '.join(
+    labels = {'dc': '44.1 kHz + 0.05 DC', 'quiet16': '44.1 kHz, -40 dB, 16-bit'}
+    print('| input | method | ' + ' | '.join(
         'RPA renders %s | RPA synth %s | VFA %s | jumps %s' % (c, c, c, c) for c in conditions) + ' |')
     print('|---|---|' + '---:|' * (4 * len(conditions)))
-    for rate in rates:
+    for v in variants:
         for m in methods:
             cells = []
             for c in conditions:
-                t = totals[(rate, m, c)]
+                t = totals[(v, m, c)]
                 cells += [ratio(t.get('renderpitch_ok', 0), t.get('rendervoiced', 0)),
                           ratio(t.get('synthpitch_ok', 0), t.get('synthvoiced', 0)),
                           ratio(t['false_alarm'], t['unvoiced']),
                           '%d / %d' % (t['jumps'], t['notes'])]
-            print('| %g kHz | %s | %s |' % (rate / 1000, m, ' | '.join(cells)))
+            label = labels.get(v) or '%g kHz' % (int(v) / 1000)
+            print('| %s | %s | %s |' % (label, m, ' | '.join(cells)))
 
 
 if __name__ == '__main__':
