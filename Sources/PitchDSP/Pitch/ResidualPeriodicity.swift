@@ -88,9 +88,10 @@ extension PeriodicityAnalysis {
     var power = 0.0
     for i in 0..<n {
       let p = start + i - whole
+      // The weights sum to 1: the frame's mean comes off the delayed copy as it came off the frame.
       let value =
         c0 * Double(ring[(p + 1) & mask]) + c1 * Double(ring[p & mask]) + c2 * Double(ring[(p - 1) & mask])
-        + c3 * Double(ring[(p - 2) & mask])
+        + c3 * Double(ring[(p - 2) & mask]) - Double(frameMean)
       past[i] = Float(value)
       if i >= margin, i < margin + w {
         cross += Double(frame[i]) * value

@@ -569,14 +569,14 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     #expect(Double(voiced) <= 0.005 * Double(frames), "\(method): \(voiced) of \(frames) rest frames voiced")
   }
 
-  /// A constant offset under a melody with rests (a microphone's or an interface's DC) should
-  /// change nothing, as `d(τ)` ignores it; it does not yet (a known issue, issue 3's stop-40
-  /// note): the offset dominates the energies and the correlation `d(τ)` is computed from, and the
-  /// rounding of their difference reads the rests as periodic (every rest frame voiced for pYIN
-  /// and YIN; MPM's notes wrong at one of the two offsets). Without the offset everything is
-  /// right; with it, the known issue must show, so that the test says when it is mended.
+  /// A constant offset under a melody with rests (a microphone's or an interface's DC) changes
+  /// nothing: `d(τ)` ignores it, and the analysis window's mean comes off a frame where it holds a
+  /// fifth of the window's energy, before the energies and the correlation `d(τ)` is computed
+  /// from. Left in, the offset dominated both, and the rounding of their difference read the rests
+  /// as periodic (every rest frame voiced for pYIN and YIN; MPM's notes wrong at one of the two
+  /// offsets).
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin, .mpm])
-  func aDCOffsetIsAKnownIssue(method: PitchMethod) throws {
+  func aDCOffsetChangesNothing(method: PitchMethod) throws {
     let notes = [110.0, 220, 330, 587.33]
     let (rest, note) = (0.4, 0.5)
     let melody = Self.melody(notes, rest: rest, note: note)
@@ -597,11 +597,7 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
         voicedInRests == 0, "\(method), offset \(offset): \(voicedInRests) of \(restFrames) rest frames")
       #expect(right == noteFrames, "\(method), offset \(offset): \(right) of \(noteFrames) note frames right")
     }
-    try check(offset: 0)
-    withKnownIssue("A DC offset reads rests as periodic (issue 3, stop 40)") {
-      try check(offset: 0.05)
-      try check(offset: -0.3)
-    }
+    for offset in [0.0, 0.05, -0.3] { try check(offset: offset) }
   }
 
   /// The offline path stores its frames and decodes them at the end; fed more than the length it
