@@ -17,8 +17,8 @@ frames are scored against the same truth as evaluate.py scores them: raw pitch a
 scored voiced frames of the renders and of the synthesized tones, voicing false alarm over all
 files, and held notes of the renders read at two octaves. Prints a markdown table. Below 20 kHz
 the trackers resample the input up to ten samples per period of the highest pitch
-(PitchConfiguration.analysisSampleRate). A DC offset still reads rests as periodic (see
-README.md, "Other inputs").
+(PitchConfiguration.analysisSampleRate); a frame's analysis window has its mean taken off where
+it holds a fifth of the window's energy and is over 1e-3 (a DC offset read rests as periodic).
 """
 import argparse
 import concurrent.futures
