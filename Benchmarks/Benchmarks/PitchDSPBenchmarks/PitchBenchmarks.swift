@@ -23,13 +23,7 @@ func pitchBenchmarks() {
     ("pyin-live", { try ProbabilisticYINEstimator(configuration: $0) }),
   ]
   for (name, make) in makers {
-    pitchBenchmark("Pitch \(name) 1 s 44.1 kHz", make: make) { input, rate in
-      for i in input.indices {
-        let t = Double(i) / rate
-        input[i] = Float(
-          0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
-      }
-    }
+    pitchBenchmark("Pitch \(name) 1 s 44.1 kHz", make: make, fill: harmonicTone)
   }
   for (name, make) in makers where name != "yin" {
     pitchBenchmark("Pitch \(name) 1 s 44.1 kHz, tone under steady noise", make: make) { input, rate in
@@ -80,12 +74,15 @@ func pitchBenchmarks() {
       input[i] = Float(0.005 * hum + tone)
     }
   }
-  pitchBenchmark("Pitch pyin-live 1 s 16 kHz, resampled up", rate: 16_000, make: live) { input, rate in
-    for i in input.indices {
-      let t = Double(i) / rate
-      input[i] = Float(
-        0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
-    }
+  pitchBenchmark("Pitch pyin-live 1 s 16 kHz, resampled up", rate: 16_000, make: live, fill: harmonicTone)
+}
+
+/// A 220 Hz tone of three harmonics (0.3, 0.2, 0.1) at `rate`.
+private func harmonicTone(_ input: UnsafeMutableBufferPointer<Float>, rate: Double) {
+  for i in input.indices {
+    let t = Double(i) / rate
+    input[i] = Float(
+      0.3 * sin(2 * .pi * 220 * t) + 0.2 * sin(4 * .pi * 220 * t) + 0.1 * sin(6 * .pi * 220 * t))
   }
 }
 
@@ -100,7 +97,8 @@ private func nextUniform(_ state: inout UInt64) -> Double {
 /// One second of `fill`'s signal at `rate` through a fresh estimator per benchmark, in 512-frame
 /// blocks.
 private func pitchBenchmark(
-  _ title: String, rate: Double = 44_100, make: @escaping (PitchConfiguration) throws -> any PitchEstimator,
+  _ title: String, rate: Double = 44_100,
+  make: @escaping (PitchConfiguration) throws -> any PitchEstimator,
   fill: @escaping (UnsafeMutableBufferPointer<Float>, Double) -> Void
 ) {
   Benchmark(

@@ -249,6 +249,12 @@ struct PeriodicBackground {
     }
   }
 
+  /// ``weight(period:levelDBFS:)`` for a candidate given as a frequency.
+  @_noLocks
+  func weight(frequencyHz: Double, levelDBFS level: Double) -> Double {
+    weight(period: analysisRate / frequencyHz, levelDBFS: level)
+  }
+
   /// How much a candidate of the given period counts in a frame of the given level: 1 unless it
   /// is the established background's (see the type's discussion).
   @_noLocks

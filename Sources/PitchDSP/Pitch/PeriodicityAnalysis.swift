@@ -517,13 +517,13 @@ struct PeriodicityAnalysis: ~Copyable {
   }
 
   /// The period of the first dip of `d′` below ``PeriodicBackground/heldDepth``, past any ripple
-  /// on its flank (``pastFlank(_:in:below:)``: noise as loud as a hum ripples the hum's broad dip,
+  /// on its flank (``pastFlank(_:)``: noise as loud as a hum ripples the hum's broad dip,
   /// and the first trough read it 1–5 % sharp), from the parabola; `nil` without one. A note's
   /// period comes first where a note sounds, so a multiple of it near a mains period is no trace.
   @_noLocks
   private func tracePeriod() -> Double? {
     guard let dip = firstDip(below: background.heldDepth), dip.bottom < plan.maximumLag else { return nil }
-    let bottom = Self.pastFlank(dip.bottom, in: normalizedDifference, below: plan.maximumLag)
+    let bottom = pastFlank(dip.bottom)
     return Double(bottom) + parabolicOffset(normalizedDifference, at: bottom)
   }
 
@@ -793,8 +793,8 @@ extension PeriodicityAnalysis {
     return best > low && best < high ? best : nil
   }
 
-  /// The bottom of the deepest trough of `d` within an eighth of `lag` past it, followed while
-  /// there is a deeper one (lags below `maximumLag`); `lag` itself when none is deeper. A dip
+  /// The bottom of the deepest trough of `d′` within an eighth of `lag` past it, followed while
+  /// there is a deeper one (lags below the range's longest); `lag` itself when none is deeper. A dip
   /// just before a deeper one is a ripple on its flank, not a period (the stretched partials of
   /// a piano's or a bass string's low notes, beating): taken as the first dip, it read a piano's
   /// E2 a semitone sharp for most of the note. Multiples of one period lie at least 9/8 apart up
@@ -802,7 +802,8 @@ extension PeriodicityAnalysis {
   /// ``ProbabilisticYINCandidates``'s side troughs). YIN's period and the periodic background's
   /// trace start from it.
   @_noLocks
-  static func pastFlank(_ lag: Int, in d: UnsafeMutableBufferPointer<Float>, below maximumLag: Int) -> Int {
+  func pastFlank(_ lag: Int) -> Int {
+    let (d, maximumLag) = (normalizedDifference, plan.maximumLag)
     var bottom = lag
     var searched = lag
     while true {

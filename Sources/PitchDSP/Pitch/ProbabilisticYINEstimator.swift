@@ -257,10 +257,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
       }
     }
     if decoder.defersDecoding, let background = firstBackground {
-      let rate = analysis.plan.analysisRate
-      decoder.reweight(frames: framesBeforeBackground) { frequency, level in
-        background.weight(period: rate / frequency, levelDBFS: level)
-      }
+      decoder.reweight(frames: framesBeforeBackground) { background.weight(frequencyHz: $0, levelDBFS: $1) }
     }
     while decoder.flushNext() {
       guard produced < estimates.count else { fatalError() }
@@ -289,10 +286,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     if !decoder.defersDecoding {
       guard isEstablished, !wasBackgroundEstablished else { return }
       let background = analysis.background
-      let rate = analysis.plan.analysisRate
-      decoder.reweightUndecided { frequency, level in
-        background.weight(period: rate / frequency, levelDBFS: level)
-      }
+      decoder.reweightUndecided { background.weight(frequencyHz: $0, levelDBFS: $1) }
       return
     }
     guard firstBackground == nil else { return }

@@ -84,10 +84,9 @@ struct YINDecider {
       unvoiced.confidence = Double(max(0, 1 - d[best]))
       return unvoiced
     }
-    // A dip at a half or a third of the period (a weak fundamental under a strong second or
-    // third harmonic) hands over.
-    let bottom = PeriodicityAnalysis.pastFlank(dip.bottom, in: d, below: plan.maximumLag)
-    let tau = analysis.periodLag(startingAt: bottom)
+    // Past a ripple on the flank of a deeper dip; then a dip at a half or a third of the period
+    // (a weak fundamental under a strong second or third harmonic) hands over.
+    let tau = analysis.periodLag(startingAt: analysis.pastFlank(dip.bottom))
     let period = analysis.refinedLag(tau)
     guard !analysis.background.holds(period: period, levelDBFS: analysis.levelDBFS) else { return unvoiced }
     return PitchEstimate(
