@@ -2,13 +2,16 @@
 # One command for the whole pitch-tracking evaluation: install what is missing, build the CLI,
 # generate the set, run Etude, aubio and librosa pyin on it, score them, write results.md.
 # Run from anywhere (as root for the apt step):
-#   bash Evaluation/pitch/run.sh [--quick | --holdout] [--etude PATH] [--trackers LIST]
+#   bash Evaluation/pitch/run.sh [--quick | --holdout | --extra] [--etude PATH] [--trackers LIST]
 #                                [--etude-methods LIST] [--jobs N] [--reuse] [--no-throughput]
 #                                [--soundfont SF2] [--data-dir DIR] [--results FILE]
 #   --quick            small subset (3 instruments, clean and 10 dB), writes work/results-quick.md
 #   --holdout          the same set rendered with MuseScore_General (musescore-general-soundfont-
 #                      lossless) instead of FluidR3_GM, in work/data-holdout, results in
 #                      results-holdout.md (the options below override its parts)
+#   --extra            31 other General MIDI instruments (clean, 10 dB SNR, reverb) rendered with
+#                      FluidR3_GM, in work/data-extra, results in results-extra.md: a check on
+#                      timbres the trackers were not developed on
 #   --soundfont SF2    render the set with this soundfont (give it its own --data-dir)
 #   --data-dir DIR     the set's folder (default work/data); outputs go to work/out-NAME and
 #                      work/results-NAME.json for a folder work/data-NAME
@@ -30,12 +33,14 @@ QUICK=()
 TRACKERS="etude,aubio,pyin"
 PASS=()
 HOLDOUT=0
+EXTRA=0
 SOUNDFONT=""
 DATA_DIR=""
 RESULTS=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --holdout) HOLDOUT=1; shift ;;
+    --extra) EXTRA=1; shift ;;
     --soundfont) SOUNDFONT="$2"; shift 2 ;;
     --soundfont=*) SOUNDFONT="${1#*=}"; shift ;;
     --data-dir) DATA_DIR="$2"; shift 2 ;;
@@ -56,11 +61,17 @@ if [ "$HOLDOUT" = 1 ]; then
   : "${DATA_DIR:=$WORK/data-holdout}"
   : "${RESULTS:=$HERE/results-holdout.md}"
 fi
+if [ "$EXTRA" = 1 ]; then
+  [ ${#QUICK[@]} -eq 0 ] && [ "$HOLDOUT" = 0 ] || { echo "--extra goes with neither --quick nor --holdout" >&2; exit 2; }
+  : "${DATA_DIR:=$WORK/data-extra}"
+  : "${RESULTS:=$HERE/results-extra.md}"
+fi
 if [ -n "$SOUNDFONT" ] && [ -z "$DATA_DIR" ]; then
   echo "--soundfont needs its own --data-dir (work/data is the FluidR3_GM set)" >&2
   exit 2
 fi
 GEN=()
+[ "$EXTRA" = 0 ] || GEN+=(--extra)
 [ -z "$SOUNDFONT" ] || GEN+=(--soundfont "$SOUNDFONT")
 [ -z "$DATA_DIR" ] || { GEN+=(--out "$DATA_DIR"); PASS+=(--data "$DATA_DIR"); }
 [ -z "$RESULTS" ] || PASS+=(--results "$RESULTS")
