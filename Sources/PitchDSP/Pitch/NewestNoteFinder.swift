@@ -33,6 +33,10 @@ struct NewestNoteFinder: ~Copyable {
   static let handOverFloor: Float = 0.02
   /// ...and the lowest value near its double at least this fraction of its own.
   static let doubleRatio: Float = 0.75
+  /// A residual's period whose double dips to at most this fraction of its own, and at which
+  /// the frame too repeats far better (``PeriodicityAnalysis/periodLag(startingAt:)``), is half a
+  /// note's period, not a new note (unless the double is a period shared with the note cancelled).
+  static let halfPeriodRatio: Float = 0.1
   /// A note found in one of this many frames before is continued without a new rise (one frame
   /// of the attack may leave the residual without a clear dip).
   static let continuationFrames = 2
@@ -145,6 +149,21 @@ struct NewestNoteFinder: ~Copyable {
     guard share >= Self.minimumResidualShare else { return nil }
     let d = analysis.residual.difference
     guard let tau = Self.residualPeriod(d, plan: plan, referenceLag: referenceLag) else { return nil }
+    // A dip at half a period where the residual and the frame both repeat far better at its
+    // double (a new note with a weak fundamental under a strong second partial) is no new note's
+    // period: the frame's own candidates, which weigh the two, decide (with this dip the new
+    // note's share read whole legato notes an octave high). Unless the double is a period the
+    // note shares with the one cancelled (what is left of that one dips it; the cancelled pitch
+    // itself when it was this note's sub-harmonic, in an attack): then the dip is the note.
+    if d[tau] > Self.handOverFloor,
+      let double = PeriodicityAnalysis.multipleDip(in: d, of: tau, times: 2, maximumLag: plan.maximumLag),
+      parabolicExtremum(d, at: double) < Self.halfPeriodRatio * parabolicExtremum(d, at: tau)
+    {
+      let reach = PeriodicityAnalysis.multipleReach(of: tau, times: 2)
+      let shared = Double(double) / referenceLag
+      let isShared = shared >= 0.5 && abs(shared - Double(Int(shared + 0.5))) * referenceLag <= Double(reach)
+      if !isShared, abs(analysis.periodLag(startingAt: tau) - double) <= reach { return nil }
+    }
     let frequency = plan.analysisRate / (Double(tau) + parabolicOffset(d, at: tau))
     let bin = bins.bin(frequency)
     guard bin >= 0,
