@@ -70,8 +70,15 @@ ETUDE_TIMEOUT_S = 600
 # --------------------------------------------------------------------------------------------
 
 def init_worker(need_pyin):
-    """Imports (and the numba JIT of librosa.pyin) happen here, outside any timing."""
+    """Imports (and the numba JIT of librosa.pyin) happen here, outside any timing. Each worker
+    compiles into a cache folder of its own: two workers writing librosa's shared numba cache at
+    once left it corrupt, and every later librosa.pyin call segfaulted (seen 2026-12-07)."""
     warnings.filterwarnings('ignore')
+    if need_pyin and 'NUMBA_CACHE_DIR' not in os.environ:
+        import atexit
+        import tempfile
+        os.environ['NUMBA_CACHE_DIR'] = tempfile.mkdtemp(prefix='pitch-eval-numba-')
+        atexit.register(shutil.rmtree, os.environ['NUMBA_CACHE_DIR'], True)
     import soundfile  # noqa: F401
     try:
         import aubio  # noqa: F401
