@@ -18,11 +18,14 @@ import _TestSupport
   /// A tone with a strong third partial (a horn's, a trombone's): 0.3, 0.5, 1, 0.5, 0.3, 0.2.
   static let strongThird = [0.3, 0.5, 1, 0.5, 0.3, 0.2]
 
-  /// A harmonic tone's sample at time `t` with the given partial amplitudes.
-  static func tone(_ frequency: Double, at t: Double, partials: [Double]) -> Double {
+  /// A harmonic tone's sample at time `t` with the given partial amplitudes, partial `k` (from 0)
+  /// starting at phase `phase(k)`.
+  static func tone(
+    _ frequency: Double, at t: Double, partials: [Double], phase: (Int) -> Double = { _ in 0 }
+  ) -> Double {
     var value = 0.0
     for (k, amplitude) in partials.enumerated() {
-      value += amplitude * sin(2 * .pi * Double(k + 1) * frequency * t)
+      value += amplitude * sin(2 * .pi * Double(k + 1) * frequency * t + phase(k))
     }
     return value
   }
@@ -175,19 +178,15 @@ import _TestSupport
     func decibels(_ values: [Double]) -> [Double] { values.map { pow(10, $0 / 20) } }
     let old = decibels([0, -7.8, -2.1, -12.3, -21.6, -27.4])
     let new = decibels([-14, -8.4, -16, 0, -30, -31])
-    // Partial k (from 0) starts at phase 0.3·k².
-    func tone(_ frequency: Double, _ partials: [Double], at t: Double) -> Double {
-      var value = 0.0
-      for (k, amplitude) in partials.enumerated() {
-        value += amplitude * sin(2 * .pi * Double(k + 1) * frequency * t + 0.3 * Double(k * k))
-      }
-      return value
-    }
+    let phase = { (k: Int) in 0.3 * Double(k * k) }
     let samples = (0..<Int(1.2 * Self.rate)).map { n -> Float in
       let t = Double(n) / Self.rate
       let oldGain = t < 0.1 ? 0 : min(1, (t - 0.1) / 0.02) * (t < 0.5 ? 1 : exp(-(t - 0.5) / 0.02))
       let newGain = t < 0.5 ? 0 : min(1, (t - 0.5) / 0.03) * (t < 1.1 ? 1 : exp(-(t - 1.1) / 0.1))
-      return Float(0.1 * (oldGain * tone(351, old, at: t) + newGain * tone(279, new, at: t)))
+      return Float(
+        0.1
+          * (oldGain * Self.tone(351, at: t, partials: old, phase: phase)
+            + newGain * Self.tone(279, at: t, partials: new, phase: phase)))
     }
     let estimates = try Self.track(samples, method: method)
     let following = accuracy(estimates, truth: { _ in 279 }, from: 0.56, to: 1.05)
