@@ -441,8 +441,8 @@ def tail_intervals(y, notes):
     """For each note: (start, end, tail length) of the span that is not scored: from note-off to
     the end of its release tail, where the tail ends when the envelope has stayed DECAY_DB below
     the note's own peak for DECAY_HOLD_S (or at the next note-on). A note that has decayed that
-    far before its note-off (a marimba's or a vibraphone's high notes, a plucked string's) is
-    not scored from there on either: the span then starts where the envelope first stays below."""
+    far before its note-off (FluidR3's marimba's high notes) is not scored from there on
+    either: the span then starts where the envelope first stays below."""
     env = envelope_db(y)
     n_env = len(env)
     hold = int(round(DECAY_HOLD_S / ENV_STEP_S))
