@@ -451,8 +451,8 @@ def tail_intervals(y, notes):
     for n in notes:
         i_on = int(round(n['on'] / ENV_STEP_S))
         i_off = int(round(n['off'] / ENV_STEP_S))
-        peak = env[i_on:max(i_off, i_on + 1)].max()
         i_peak = i_on + int(np.argmax(env[i_on:max(i_off, i_on + 1)]))
+        peak = env[i_peak]
         later = [o for o in ons if o >= n['off']]
         limit = int(round(later[0] / ENV_STEP_S)) if later else n_env
         limit = min(limit, n_env)

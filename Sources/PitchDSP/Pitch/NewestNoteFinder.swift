@@ -160,9 +160,11 @@ struct NewestNoteFinder: ~Copyable {
       parabolicExtremum(d, at: double) < Self.halfPeriodRatio * parabolicExtremum(d, at: tau)
     {
       let reach = PeriodicityAnalysis.multipleReach(of: tau, times: 2)
-      let shared = Double(double) / referenceLag
-      let isShared = shared >= 0.5 && abs(shared - Double(Int(shared + 0.5))) * referenceLag <= Double(reach)
-      if !isShared, abs(analysis.periodLag(startingAt: tau) - double) <= reach { return nil }
+      if !Self.isShared(double, reach: reach, referenceLag: referenceLag),
+        abs(analysis.periodLag(startingAt: tau) - double) <= reach
+      {
+        return nil
+      }
     }
     let frequency = plan.analysisRate / (Double(tau) + parabolicOffset(d, at: tau))
     let bin = bins.bin(frequency)
@@ -216,8 +218,7 @@ struct NewestNoteFinder: ~Copyable {
       d[triple] < own * handOverRatio
     else { return tau }
     let reach = PeriodicityAnalysis.multipleReach(of: tau, times: 3)
-    let shared = Double(3 * tau) / referenceLag
-    guard abs(shared - Double(Int(shared + 0.5))) * referenceLag > Double(reach) else { return tau }
+    guard !isShared(3 * tau, reach: reach, referenceLag: referenceLag) else { return tau }
     var double = Float.infinity
     for lag in (2 * tau - reach)...(2 * tau + reach) { double = min(double, d[lag]) }
     return double >= doubleRatio * own ? triple : tau
@@ -240,6 +241,17 @@ struct NewestNoteFinder: ~Copyable {
       pendingHz = frequency
       pendingFrames = 1
     }
+  }
+}
+
+extension NewestNoteFinder {
+  /// Whether `lag` lies within `reach` lags of a whole multiple of the cancelled period
+  /// `referenceLag`: a period the new note shares with the note cancelled, which what is left
+  /// of that note dips too.
+  @_noLocks
+  fileprivate static func isShared(_ lag: Int, reach: Int, referenceLag: Double) -> Bool {
+    let multiple = Double(lag) / referenceLag
+    return abs(multiple - Double(Int(multiple + 0.5))) * referenceLag <= Double(reach)
   }
 }
 
