@@ -317,6 +317,11 @@ struct ProbabilisticYINCandidates: ~Copyable {
 /// probability, from an octave or a twelfth above or below; and the newest note's candidate
 /// (``ProbabilisticYINCandidates/newNoteBin``) from the best voiced state, however far
 /// (``newNoteProbability``).
+///
+/// The offline path (``defersDecoding``) keeps a back-pointer for every state of every frame. The
+/// live decoder keeps none: it keeps the scores of the last `lag + 1` frames, and finds again the
+/// back-pointer of each state its paths go through (``recomputedPointer(of:atSlot:)``), a few per
+/// frame against the 2 × bins a forward step would write; its outputs are the same.
 struct PitchHMM: ~Copyable {
   /// The largest pitch move per hop, in bins: back-pointers store the move in 7 bits beside the
   /// layer's bit, and the four harmonic leaps and the newest note's entry take the codes above
@@ -349,6 +354,9 @@ struct PitchHMM: ~Copyable {
   /// Per target bin: the best offset from each layer (as a float, for SIMD selects).
   private let fromVoiced: UnsafeMutableBufferPointer<Float>
   private let fromUnvoiced: UnsafeMutableBufferPointer<Float>
+  /// The live decoder's per target bin: the best score entering its voiced state from a voiced
+  /// state (``stepScores(newNoteBin:newNoteSource:rest:logUnvoiced:)``).
+  private let voicedEntries: UnsafeMutableBufferPointer<Float>
   private let observation: UnsafeMutableBufferPointer<Float>
   /// Per bin given probability in the frame being pushed (a candidate's, or an octave of it):
   /// the bin, and its total probability.
@@ -359,8 +367,8 @@ struct PitchHMM: ~Copyable {
   private let octaveShare: Float
   /// An octave in bins.
   private let octaveBins: Int
-  /// Per slot of the lag ring: back-pointers for the 2 × bins states (offset + jump, layer in the
-  /// top bit: set = came from unvoiced).
+  /// Per slot of the lag ring, for the offline path: back-pointers for the 2 × bins states (offset
+  /// + jump, layer in the top bit: set = came from unvoiced).
   private let backPointers: UnsafeMutableBufferPointer<UInt8>
   /// Per slot: the frame's candidates (frequency, probability, bin), count, time, level and voicing
   /// probability, and the newest note's bin (see ``ProbabilisticYINCandidates/newNoteBin``).
@@ -376,6 +384,11 @@ struct PitchHMM: ~Copyable {
   /// Per slot: the best unvoiced state before that frame, from which any pitch may start (see
   /// ``restEntryProbability``).
   private let slotRestSources: UnsafeMutableBufferPointer<Int>
+  /// Per slot, for the live decoder: the last state whose back-pointer was found again there
+  /// (−1: none since the frame's step), and that back-pointer; successive frames' paths share
+  /// most of their states.
+  private let slotPointerStates: UnsafeMutableBufferPointer<Int>
+  private let slotPointers: UnsafeMutableBufferPointer<UInt8>
   /// Per slot, for the live decoder: the voiced and unvoiced scores after that frame's step, so
   /// that the frames not decided yet can be decoded again (``reweightUndecided(by:)``).
   private let slotScores: UnsafeMutableBufferPointer<Float>
@@ -457,12 +470,13 @@ struct PitchHMM: ~Copyable {
     nextUnvoiced = .zeroed(padded)
     fromVoiced = .zeroed(padded)
     fromUnvoiced = .zeroed(padded)
+    voicedEntries = .zeroed(defersDecoding ? 0 : n)
     observation = .zeroed(n)
     // Each candidate's bin, and the bins an octave above and below it.
     binTotals = .zeroed(3 * ProbabilisticYINCandidates.maximumCandidates)
     touchedBins = .allocate(capacity: 3 * ProbabilisticYINCandidates.maximumCandidates)
     touchedBins.initialize(repeating: 0)
-    backPointers = .zeroed((lag + 1) * 2 * n)
+    backPointers = .zeroed(defersDecoding ? (lag + 1) * 2 * n : 0)
     let m = ProbabilisticYINCandidates.maximumCandidates
     slotFrequencies = .zeroed((lag + 1) * m)
     slotProbabilities = .zeroed((lag + 1) * m)
@@ -473,11 +487,17 @@ struct PitchHMM: ~Copyable {
     flushStates = .zeroed(lag + 1)
     slotNewNoteSources = .zeroed(lag + 1)
     slotRestSources = .zeroed(lag + 1)
+    slotPointerStates = .allocate(capacity: defersDecoding ? 0 : lag + 1)
+    slotPointerStates.initialize(repeating: -1)
+    slotPointers = .zeroed(defersDecoding ? 0 : lag + 1)
     slotScores = .zeroed(defersDecoding ? 0 : (lag + 1) * 2 * n)
   }
 
   deinit {
-    for b in [paddedVoiced, paddedUnvoiced, nextVoiced, nextUnvoiced, fromVoiced, fromUnvoiced, observation, binTotals, logTransitions] {
+    for b in [
+      paddedVoiced, paddedUnvoiced, nextVoiced, nextUnvoiced, fromVoiced, fromUnvoiced, voicedEntries,
+      observation, binTotals, logTransitions,
+    ] {
       b.deallocate()
     }
     backPointers.deallocate()
@@ -492,6 +512,8 @@ struct PitchHMM: ~Copyable {
     flushStates.deallocate()
     slotNewNoteSources.deallocate()
     slotRestSources.deallocate()
+    slotPointerStates.deallocate()
+    slotPointers.deallocate()
     slotScores.deallocate()
   }
 
@@ -642,6 +664,7 @@ struct PitchHMM: ~Copyable {
       step(slot: slot, logUnvoiced: logUnvoiced, newNoteBin: slotNewNoteBins[slot])
     }
     if !defersDecoding {
+      slotPointerStates[slot] = -1
       let saved = slot * 2 * n
       for b in 0..<n {
         slotScores[saved + b] = voiced[b]
@@ -694,48 +717,16 @@ struct PitchHMM: ~Copyable {
     slotRestSources[slot] = restSource
     let rest = unvoiced[restSource] + logSwitchFar
     let width = 2 * jump + 1
-    let padded = paddedCount
-    let lanes = SIMD8<Float>.scalarCount
     let pointers = slot * 2 * n
-    // The best source of each target in each layer, eight targets at a time: for each offset k,
-    // the sources j + k − jump of targets j...j+7 are contiguous, and so are their weights.
-    // Offsets in increasing order with a strict comparison keep the lowest source on ties.
-    let sourcesV = UnsafeRawPointer(paddedVoiced.baseAddress!)
-    let sourcesU = UnsafeRawPointer(paddedUnvoiced.baseAddress!)
-    let weights = UnsafeRawPointer(logTransitions.baseAddress!)
-    let stride = MemoryLayout<Float>.stride
-    let rowBytes = padded &* stride
-    var j = 0
-    while j < padded {
-      var bestV = SIMD8<Float>(repeating: -.infinity)
-      var bestU = SIMD8<Float>(repeating: -.infinity)
-      var fromV = SIMD8<Float>(repeating: Float(jump))
-      var fromU = SIMD8<Float>(repeating: Float(jump))
-      var offset = SIMD8<Float>.zero
-      // Wrapping arithmetic: every offset is within the padded buffers (no overflow to check).
-      let byteOffset = j &* stride
-      var weightByte = byteOffset
-      var sourceByte = byteOffset
-      for _ in 0..<width {
-        let t = weights.loadUnaligned(fromByteOffset: weightByte, as: SIMD8<Float>.self)
-        let v = sourcesV.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
-        let betterV = v .> bestV
-        bestV.replace(with: v, where: betterV)
-        fromV.replace(with: offset, where: betterV)
-        let u = sourcesU.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
-        let betterU = u .> bestU
-        bestU.replace(with: u, where: betterU)
-        fromU.replace(with: offset, where: betterU)
-        offset += 1
-        weightByte &+= rowBytes
-        sourceByte &+= stride
-      }
-      UnsafeMutableRawPointer(nextVoiced.baseAddress!).storeBytes(of: bestV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
-      UnsafeMutableRawPointer(nextUnvoiced.baseAddress!).storeBytes(of: bestU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
-      UnsafeMutableRawPointer(fromVoiced.baseAddress!).storeBytes(of: fromV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
-      UnsafeMutableRawPointer(fromUnvoiced.baseAddress!).storeBytes(of: fromU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
-      j += lanes
+    // The live decoder keeps no back-pointers: the few its paths take are found again from the
+    // scores it keeps (``recomputedPointer(of:atSlot:)``), and its forward step only needs the
+    // best sources' scores.
+    guard defersDecoding else {
+      bestSources(width: width, tracksOffsets: false)
+      stepScores(newNoteBin: newNoteBin, newNoteSource: newNoteSource, rest: rest, logUnvoiced: logUnvoiced)
+      return
     }
+    bestSources(width: width, tracksOffsets: true)
     var best: Float = -.infinity
     for j in 0..<n {
       let plainV = nextVoiced[j]
@@ -798,6 +789,135 @@ struct PitchHMM: ~Copyable {
     }
   }
 
+  /// The live decoder's rest of a forward step, after ``bestSources(width:tracksOffsets:)``: the
+  /// same scores as the offline path's, without the back-pointers. Each voiced target's best
+  /// entry from a voiced state (a move, a leap, the newest note's entry) is a plain maximum over
+  /// whole rows of bins, which vectorizes.
+  @_noLocks
+  private mutating func stepScores(newNoteBin: Int, newNoteSource: Int, rest: Float, logUnvoiced: Float) {
+    let n = bins.count
+    let lanes = SIMD8<Float>.scalarCount
+    let whole = n / lanes * lanes
+    let entries = UnsafeMutableRawPointer(voicedEntries.baseAddress!)
+    let sources = UnsafeRawPointer(voiced.baseAddress!)
+    let stride = MemoryLayout<Float>.stride
+    for j in 0..<n { voicedEntries[j] = nextVoiced[j] }
+    if logLeap > -.infinity {
+      let leap = SIMD8<Float>(repeating: logLeap)
+      for l in 0..<leapOffsets.count {
+        let offset = leapOffsets[l]
+        let (first, end) = (max(0, -offset), min(n, n - offset))
+        var j = first
+        // Wrapping arithmetic: every offset is within the buffers (no overflow to check).
+        while j &+ lanes <= end {
+          let byte = j &* stride
+          let entry = entries.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+          let source = sources.loadUnaligned(fromByteOffset: (j &+ offset) &* stride, as: SIMD8<Float>.self)
+          entries.storeBytes(of: larger(entry, source + leap), toByteOffset: byte, as: SIMD8<Float>.self)
+          j &+= lanes
+        }
+        while j < end {
+          voicedEntries[j] = max(voicedEntries[j], voiced[j + offset] + logLeap)
+          j += 1
+        }
+      }
+    }
+    if newNoteBin >= 0, newNoteSource >= 0 {
+      voicedEntries[newNoteBin] = max(voicedEntries[newNoteBin], voiced[newNoteSource] + logNewNote)
+    }
+    // Into voiced j: from voiced (stay) or unvoiced (switch: from a pitch near, or any); into
+    // unvoiced j: stay, or switch from voiced j's best source.
+    let (stay, switchOff) = (SIMD8(repeating: logStay), SIMD8(repeating: logSwitch))
+    let (switchNear, switchAny) = (SIMD8(repeating: logSwitchNear), SIMD8(repeating: rest))
+    let silent = SIMD8(repeating: logUnvoiced)
+    let toVoiced = UnsafeMutableRawPointer(nextVoiced.baseAddress!)
+    let toUnvoiced = UnsafeMutableRawPointer(nextUnvoiced.baseAddress!)
+    let observed = UnsafeRawPointer(observation.baseAddress!)
+    var bests = SIMD8<Float>(repeating: -.infinity)
+    var j = 0
+    while j < whole {
+      let byte = j &* stride
+      let plainV = toVoiced.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+      let bestU = toUnvoiced.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+      let entry = entries.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+      let intoVoiced =
+        larger(entry + stay, larger(bestU + switchNear, switchAny))
+        + observed.loadUnaligned(fromByteOffset: byte, as: SIMD8<Float>.self)
+      let intoUnvoiced = larger(bestU + stay, plainV + switchOff) + silent
+      toVoiced.storeBytes(of: intoVoiced, toByteOffset: byte, as: SIMD8<Float>.self)
+      toUnvoiced.storeBytes(of: intoUnvoiced, toByteOffset: byte, as: SIMD8<Float>.self)
+      bests = larger(bests, larger(intoVoiced, intoUnvoiced))
+      j &+= lanes
+    }
+    var best = bests.max()
+    while j < n {
+      let plainV = nextVoiced[j]
+      let bestU = nextUnvoiced[j]
+      nextVoiced[j] = max(voicedEntries[j] + logStay, max(bestU + logSwitchNear, rest)) + observation[j]
+      nextUnvoiced[j] = max(bestU + logStay, plainV + logSwitch) + logUnvoiced
+      best = max(best, max(nextVoiced[j], nextUnvoiced[j]))
+      j += 1
+    }
+    for j in 0..<n {
+      voiced[j] = nextVoiced[j] - best
+      unvoiced[j] = nextUnvoiced[j] - best
+    }
+  }
+
+  /// The best source's score of each target in each layer, into `nextVoiced` and `nextUnvoiced`,
+  /// and with `tracksOffsets` its move's offset, into `fromVoiced` and `fromUnvoiced`.
+  @inline(__always)
+  @_noLocks
+  private func bestSources(width: Int, tracksOffsets: Bool) {
+    // The best source of each target in each layer, eight targets at a time: for each offset k,
+    // the sources j + k − jump of targets j...j+7 are contiguous, and so are their weights.
+    // Offsets in increasing order with a strict comparison keep the lowest source on ties.
+    let padded = paddedCount
+    let lanes = SIMD8<Float>.scalarCount
+    let sourcesV = UnsafeRawPointer(paddedVoiced.baseAddress!)
+    let sourcesU = UnsafeRawPointer(paddedUnvoiced.baseAddress!)
+    let weights = UnsafeRawPointer(logTransitions.baseAddress!)
+    let stride = MemoryLayout<Float>.stride
+    let rowBytes = padded &* stride
+    let toVoiced = UnsafeMutableRawPointer(nextVoiced.baseAddress!)
+    let toUnvoiced = UnsafeMutableRawPointer(nextUnvoiced.baseAddress!)
+    let offsetsVoiced = UnsafeMutableRawPointer(fromVoiced.baseAddress!)
+    let offsetsUnvoiced = UnsafeMutableRawPointer(fromUnvoiced.baseAddress!)
+    var j = 0
+    while j < padded {
+      var bestV = SIMD8<Float>(repeating: -.infinity)
+      var bestU = SIMD8<Float>(repeating: -.infinity)
+      var fromV = SIMD8<Float>(repeating: Float(jump))
+      var fromU = SIMD8<Float>(repeating: Float(jump))
+      var offset = SIMD8<Float>.zero
+      // Wrapping arithmetic: every offset is within the padded buffers (no overflow to check).
+      let byteOffset = j &* stride
+      var weightByte = byteOffset
+      var sourceByte = byteOffset
+      for _ in 0..<width {
+        let t = weights.loadUnaligned(fromByteOffset: weightByte, as: SIMD8<Float>.self)
+        let v = sourcesV.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
+        let betterV = v .> bestV
+        bestV.replace(with: v, where: betterV)
+        if tracksOffsets { fromV.replace(with: offset, where: betterV) }
+        let u = sourcesU.loadUnaligned(fromByteOffset: sourceByte, as: SIMD8<Float>.self) + t
+        let betterU = u .> bestU
+        bestU.replace(with: u, where: betterU)
+        if tracksOffsets { fromU.replace(with: offset, where: betterU) }
+        offset += 1
+        weightByte &+= rowBytes
+        sourceByte &+= stride
+      }
+      toVoiced.storeBytes(of: bestV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      toUnvoiced.storeBytes(of: bestU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      if tracksOffsets {
+        offsetsVoiced.storeBytes(of: fromV, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+        offsetsUnvoiced.storeBytes(of: fromU, toByteOffset: byteOffset, as: SIMD8<Float>.self)
+      }
+      j += lanes
+    }
+  }
+
   /// The best state now: `bin` for voiced, `bins + bin` for unvoiced.
   @_noLocks
   private func bestState() -> Int {
@@ -821,7 +941,8 @@ struct PitchHMM: ~Copyable {
   @_noLocks
   private func predecessor(of state: Int, atSlot slot: Int) -> Int {
     let n = bins.count
-    let pointer = backPointers[slot * 2 * n + state]
+    let pointer =
+      defersDecoding ? backPointers[slot * 2 * n + state] : recomputedPointer(of: state, atSlot: slot)
     let code = Int(pointer & 0x7F)
     let width = 2 * jump + 1
     if pointer & 0x80 != 0 {
@@ -830,6 +951,78 @@ struct PitchHMM: ~Copyable {
     }
     return code == width + leapOffsets.count
       ? slotNewNoteSources[slot] : state % n + (code >= width ? leapOffsets[code - width] : code - jump)
+  }
+
+  /// The live decoder's back-pointer of `state` at the frame stored in `slot` (which is not the
+  /// stream's first), found again from the scores kept of the frame before as
+  /// ``step(slot:logUnvoiced:newNoteBin:)`` finds it: the same sums, compared in the same order.
+  @_noLocks
+  private func recomputedPointer(of state: Int, atSlot slot: Int) -> UInt8 {
+    if slotPointerStates[slot] == state { return slotPointers[slot] }
+    let pointer = foundPointer(of: state, atSlot: slot)
+    slotPointerStates[slot] = state
+    slotPointers[slot] = pointer
+    return pointer
+  }
+
+  /// ``recomputedPointer(of:atSlot:)`` worked out.
+  @_noLocks
+  private func foundPointer(of state: Int, atSlot slot: Int) -> UInt8 {
+    let n = bins.count
+    let j = state % n
+    let width = 2 * jump + 1
+    let padded = paddedCount
+    let before = (slot + lag) % (lag + 1) * 2 * n
+    // The best source within a move in each layer, the lowest on ties.
+    var plainV = -Float.infinity
+    var plainK = UInt8(jump)
+    var bestU = -Float.infinity
+    var kU = UInt8(jump)
+    for k in 0..<width {
+      let i = j + k - jump
+      guard i >= 0, i < n else { continue }
+      let t = logTransitions[k * padded + j]
+      let v = slotScores[before + i] + t
+      if v > plainV {
+        plainV = v
+        plainK = UInt8(k)
+      }
+      let u = slotScores[before + n + i] + t
+      if u > bestU {
+        bestU = u
+        kU = UInt8(k)
+      }
+    }
+    if state >= n { return bestU + logStay >= plainV + logSwitch ? kU | 0x80 : plainK }
+    var bestV = plainV
+    var kV = plainK
+    if logLeap > -.infinity {
+      for l in 0..<leapOffsets.count {
+        let i = j + leapOffsets[l]
+        guard i >= 0, i < n else { continue }
+        let v = slotScores[before + i] + logLeap
+        if v > bestV {
+          bestV = v
+          kV = UInt8(width + l)
+        }
+      }
+    }
+    let newNoteSource = slotNewNoteSources[slot]
+    if j == slotNewNoteBins[slot], newNoteSource >= 0 {
+      let v = slotScores[before + newNoteSource] + logNewNote
+      if v > bestV {
+        bestV = v
+        kV = UInt8(width + leapOffsets.count)
+      }
+    }
+    var switchV = bestU + logSwitchNear
+    var switchK = kU
+    let rest = slotScores[before + n + slotRestSources[slot]] + logSwitchFar
+    if rest > switchV {
+      switchV = rest
+      switchK = UInt8(width)
+    }
+    return bestV + logStay >= switchV ? kV : switchK | 0x80
   }
 
   /// Turns a decoded state at the frame stored in `slot` into ``decided``.
@@ -878,4 +1071,10 @@ struct PitchHMM: ~Copyable {
     guard nearest >= 0, distance <= jump else { return }
     decided.frequencyHz = slotFrequencies[slot * m + nearest] * scale
   }
+}
+
+/// The larger of each pair of lanes (`pointwiseMax`, which the compiler leaves as a call here).
+@inline(__always)
+private func larger(_ a: SIMD8<Float>, _ b: SIMD8<Float>) -> SIMD8<Float> {
+  a.replacing(with: b, where: a .< b)
 }

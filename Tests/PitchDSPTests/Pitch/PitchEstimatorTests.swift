@@ -85,6 +85,42 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
       #expect(out == reference, "\(method), blocks of \(block)")
     }
   }
+
+  /// The live decoder keeps no back-pointers: it finds those of its paths again from the scores
+  /// of the frames it holds (``PitchHMM``). With a look-ahead longer than the signal it decides
+  /// every frame at the end, from the best final state, as the offline decoder does with all its
+  /// back-pointers: given the same leap probability, the two give the same estimates. A real
+  /// legato step (FluidR3's English horn), and a phrase in noise: a note, a rest too short for
+  /// the unvoiced states to follow the next note three octaves up (entered as after a rest, from
+  /// any pitch), whose first 30 ms dip at twice its period, then a leap down a twelfth.
+  @Test(arguments: [0.0, 1e-8])
+  func theLiveDecoderDecodesTheOfflinePathWhenItHoldsTheWholeSignal(leapProbability: Double) throws {
+    let url = try #require(Bundle.module.url(forResource: "Fixtures/english-horn-legato-fluidr3", withExtension: "wav"))
+    let horn = try WAVReader.readAll(url: url)
+    let rate = 44100.0
+    let generator = SignalGenerator(sampleRate: rate)
+    let notes = Signal.concatenated([
+      generator.silence(length: .seconds(0.05)),
+      generator.harmonicTone(fundamentalHz: 110, partialAmplitudes: [1, 0.6, 0.4, 0.2], length: .seconds(0.12)),
+      generator.silence(length: .seconds(0.03)),
+      generator.harmonicTone(fundamentalHz: 440, partialAmplitudes: [0.3, 1, 0.2, 0.8], length: .seconds(0.03)),
+      generator.harmonicTone(fundamentalHz: 880, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(0.12)),
+      generator.harmonicTone(fundamentalHz: 293.66, partialAmplitudes: [1, 0.5, 0.3], length: .seconds(0.12)),
+    ])
+    let phrase = Signal.mixed(
+      Signal.scaled(notes, by: 0.3), noise: generator.whiteNoise(length: .frames(notes.count), seed: 11), snrDB: 25)
+    for (name, samples, sampleRate) in [("horn", horn.mono, horn.sampleRate), ("phrase", phrase, rate)] {
+      let configuration = PitchConfiguration(sampleRate: sampleRate)
+      let live = try ProbabilisticYINEstimator(
+        configuration: configuration, lagFrames: 64, harmonicLeapProbability: leapProbability)
+      let offline = try ProbabilisticYINEstimator.offline(
+        configuration: configuration, frameCount: samples.count, harmonicLeapProbability: leapProbability)
+      let expected = offline.estimates(for: samples)
+      #expect(expected.count < live.lagFrames, "\(name): the signal must fit in the look-ahead")
+      #expect(expected.filter(\.isVoiced).count >= 30, "\(name)")
+      #expect(live.estimates(for: samples) == expected, "\(name), leap probability \(leapProbability)")
+    }
+  }
 }
 
 @Suite struct PitchRobustnessTests {
