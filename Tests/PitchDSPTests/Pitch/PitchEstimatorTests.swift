@@ -92,7 +92,8 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
   /// back-pointers: given the same leap probability, the two give the same estimates. A real
   /// legato step (FluidR3's English horn), and a phrase in noise: a note, a rest too short for
   /// the unvoiced states to follow the next note three octaves up (entered as after a rest, from
-  /// any pitch), whose first 30 ms dip at twice its period, then a leap down a twelfth.
+  /// any pitch), whose first 30 ms dip at twice its period, then a leap down a twelfth; and a
+  /// legato step under the louder release of the note before (the newest note's entry).
   @Test(arguments: [0.0, 1e-8])
   func theLiveDecoderDecodesTheOfflinePathWhenItHoldsTheWholeSignal(leapProbability: Double) throws {
     let url = try #require(Bundle.module.url(forResource: "Fixtures/english-horn-legato-fluidr3", withExtension: "wav"))
@@ -109,7 +110,13 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     ])
     let phrase = Signal.mixed(
       Signal.scaled(notes, by: 0.3), noise: generator.whiteNoise(length: .frames(notes.count), seed: 11), snrDB: 25)
-    for (name, samples, sampleRate) in [("horn", horn.mono, horn.sampleRate), ("phrase", phrase, rate)] {
+    // A legato step down a fourth under the old note's louder release, which the newest note's
+    // candidate is entered for (``NewestNoteFinderTests``), cut to 0.6 s round the change.
+    let legato = Array(
+      NewestNoteFinderTests.legatoChange(from: 392, to: 293.66, newLevel: 0.7)[Int(0.4 * rate)..<Int(rate)])
+    for (name, samples, sampleRate) in [
+      ("horn", horn.mono, horn.sampleRate), ("phrase", phrase, rate), ("legato", legato, rate),
+    ] {
       let configuration = PitchConfiguration(sampleRate: sampleRate)
       let live = try ProbabilisticYINEstimator(
         configuration: configuration, lagFrames: 64, harmonicLeapProbability: leapProbability)
