@@ -59,6 +59,7 @@ public struct Rational: Sendable, Hashable, Comparable, Codable, CustomStringCon
   /// The text form, `3/2` or `2` (whole numbers without a denominator).
   public var description: String { isInteger ? String(numerator) : "\(numerator)/\(denominator)" }
 
+  /// The exact sum, in lowest terms.
   public static func + (a: Rational, b: Rational) -> Rational {
     let divisor = Int(gcd(a.denominator.magnitude, b.denominator.magnitude))
     return Rational(
@@ -66,25 +67,33 @@ public struct Rational: Sendable, Hashable, Comparable, Codable, CustomStringCon
       a.denominator / divisor * b.denominator)
   }
 
+  /// The exact difference, in lowest terms.
   public static func - (a: Rational, b: Rational) -> Rational { a + (-b) }
 
+  /// The negation.
   public static prefix func - (a: Rational) -> Rational { Rational(-a.numerator, a.denominator) }
 
+  /// The exact product, in lowest terms (common factors cancelled before multiplying).
   public static func * (a: Rational, b: Rational) -> Rational {
     let ad = Int(gcd(a.numerator.magnitude, b.denominator.magnitude))
     let bd = Int(gcd(b.numerator.magnitude, a.denominator.magnitude))
     return Rational((a.numerator / max(ad, 1)) * (b.numerator / max(bd, 1)), (a.denominator / max(bd, 1)) * (b.denominator / max(ad, 1)))
   }
 
+  /// The exact quotient, in lowest terms.
+  ///
   /// - Precondition: `b` is not zero.
   public static func / (a: Rational, b: Rational) -> Rational {
     precondition(b.numerator != 0, "division by zero")
     return a * Rational(b.denominator, b.numerator)
   }
 
+  /// Adds `b` to `a`.
   public static func += (a: inout Rational, b: Rational) { a = a + b }
+  /// Subtracts `b` from `a`.
   public static func -= (a: inout Rational, b: Rational) { a = a - b }
 
+  /// Whether `a` is less than `b`, compared exactly.
   public static func < (a: Rational, b: Rational) -> Bool {
     // Cross-multiplication in double width never overflows.
     let left = a.numerator.multipliedFullWidth(by: b.denominator)
