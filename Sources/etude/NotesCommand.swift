@@ -30,6 +30,8 @@ struct NotesCommand: ParsableCommand {
 
   @OptionGroup var periodicBackground: PeriodicBackgroundOptions
 
+  @OptionGroup var rumble: RumbleOptions
+
   @OptionGroup var lookAhead: LookAheadOptions
 
   @OptionGroup var rawInput: RawInputOptions
@@ -38,6 +40,7 @@ struct NotesCommand: ParsableCommand {
     let input = try MonoInput(file: file, raw: rawInput)
     var configuration = PitchConfiguration(sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz)
     periodicBackground.apply(to: &configuration)
+    rumble.apply(to: &configuration)
     let segmenter = NoteSegmenter()
     func print(_ segment: NoteSegment) {
       let nearest = Tuning.standard.nearestNote(frequencyHz: segment.frequencyHz)

@@ -33,6 +33,8 @@ struct PitchCommand: ParsableCommand {
 
   @OptionGroup var periodicBackground: PeriodicBackgroundOptions
 
+  @OptionGroup var rumble: RumbleOptions
+
   @OptionGroup var lookAhead: LookAheadOptions
 
   @OptionGroup var rawInput: RawInputOptions
@@ -47,6 +49,7 @@ struct PitchCommand: ParsableCommand {
     var configuration = PitchConfiguration(
       sampleRate: input.sampleRate, minimumFrequencyHz: minHz, maximumFrequencyHz: maxHz, hopSeconds: hopMs / 1000)
     periodicBackground.apply(to: &configuration)
+    rumble.apply(to: &configuration)
     let lookAheadFrames = try lookAhead.frames(hopSeconds: configuration.hopSeconds)
     try trackPitch(input, configuration: configuration, method: method, lookAheadFrames: lookAheadFrames) {
       estimates in

@@ -94,4 +94,36 @@ import Testing
     #expect(found.count == 3 && zip(found, [392.0, 523.25, 440]).allSatisfy { abs(1200 * log2($0 / $1)) < 20 }, "\(ignoring.out)")
     #expect(frequencies(keeping.out).contains { abs($0 - 60) < 2 }, "\(keeping.out)")
   }
+
+  /// `etude pitch --remove-rumble` filters rumble out first: a 55 Hz note under 12 Hz rumble as
+  /// loud as its peak is read right; without the flag the signal is analyzed as it is, and read
+  /// differently.
+  @Test func rumbleIsFilteredOutWhenAsked() throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let url = directory.appendingPathComponent("rumble.wav")
+    let samples = (0..<Int(1.5 * Self.rate)).map { i -> Float in
+      let t = Double(i) / Self.rate
+      var x = 0.3 * sin(2 * Double.pi * 12 * t)
+      if t >= 0.4, t < 1.2 {
+        for k in 1...4 { x += 0.3 / Double(k) * sin(2 * Double.pi * 55 * Double(k) * t) }
+      }
+      return Float(x)
+    }
+    try WAVWriter.write(AudioBuffer(sampleRate: Self.rate, channels: [samples]), to: url, encoding: .float32)
+    let filtered = try runEtude(["pitch", url.path, "--remove-rumble"])
+    let kept = try runEtude(["pitch", url.path])
+    #expect(filtered.status == 0 && kept.status == 0, "\(filtered.err)\(kept.err)")
+    func rightShare(_ text: String) -> Double {
+      let rows = text.split(separator: "\n").compactMap { line -> (Double, Double)? in
+        let fields = line.split(separator: "\t")
+        guard fields.count >= 2, let time = Double(fields[0]), let hz = Double(fields[1]) else { return nil }
+        return (time, hz)
+      }
+      let note = rows.filter { $0.0 > 0.5 && $0.0 < 1.1 }
+      return Double(note.filter { $0.1 > 0 && abs(1200 * log2($0.1 / 55)) < 50 }.count) / Double(max(1, note.count))
+    }
+    #expect(rightShare(filtered.out) >= 0.95, "\(filtered.out)")
+    #expect(kept.out != filtered.out)
+  }
 }

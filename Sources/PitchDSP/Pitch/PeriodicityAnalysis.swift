@@ -41,6 +41,10 @@ struct PeriodicityAnalysis: ~Copyable {
   /// (the ring holds silence before the stream's first sample, at the first frame's centre).
   private let firstWholeFrameStart: Int
 
+  /// What lies below the pitch range, taken out of the analysis samples as they come
+  /// (``PitchConfiguration/removesRumble``).
+  private var rumbleFilter: RumbleFilter
+
   let ringCapacity: Int
   /// The analysis samples, in ring coordinates: at least a frame, a step and the longest period.
   let ring: UnsafeMutableBufferPointer<Float>
@@ -152,6 +156,8 @@ struct PeriodicityAnalysis: ~Copyable {
       plan.frameLength + maximumStepOutput + plan.decimation + plan.interpolation + plan.maximumLag + 6
     while capacity < needed { capacity <<= 1 }
     ringCapacity = capacity
+    rumbleFilter = RumbleFilter(
+      cutoffHz: RumbleFilter.cutoffShare * configuration.minimumFrequencyHz, sampleRate: plan.analysisRate)
     ring = .zeroed(capacity)
     decimated = .zeroed(maximumStepOutput)
     silence = .zeroed(inputStep)
@@ -260,6 +266,7 @@ struct PeriodicityAnalysis: ~Copyable {
     noiseAge = 0
     quietestEnergy = -1
     background.reset()
+    rumbleFilter.reset()
     if let resampler { resampler._withUnsafeGuaranteedRef { $0.reset() } }
   }
 
@@ -322,9 +329,16 @@ struct PeriodicityAnalysis: ~Copyable {
   @_noLocks
   private mutating func append(_ samples: UnsafeBufferPointer<Float>) {
     let mask = ringCapacity - 1
-    for x in samples {
-      ring[written & mask] = x.isFinite ? x : 0
-      written += 1
+    if configuration.removesRumble {
+      for x in samples {
+        ring[written & mask] = rumbleFilter.process(x)
+        written += 1
+      }
+    } else {
+      for x in samples {
+        ring[written & mask] = x.isFinite ? x : 0
+        written += 1
+      }
     }
   }
 

@@ -1,0 +1,18 @@
+import ArgumentParser
+import PitchDSP
+
+/// Whether what lies below the pitch range is filtered out before the analysis, shared by the
+/// commands that track pitch.
+struct RumbleOptions: ParsableArguments {
+  @Flag(
+    help: """
+      Take a DC offset and rumble (handling, wind, traffic) out first, with a high-pass at 0.75 of \
+      the lowest pitch.
+      """)
+  var removeRumble = false
+
+  /// Sets ``PitchConfiguration/removesRumble`` from the flag.
+  func apply(to configuration: inout PitchConfiguration) {
+    configuration.removesRumble = removeRumble
+  }
+}
