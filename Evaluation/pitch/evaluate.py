@@ -98,9 +98,9 @@ def children_cpu():
     return r.ru_utime + r.ru_stime
 
 
-def run_etude(etude, method, wav):
-    """Returns (times, f0, conf, cpu_s, error)."""
-    cmd = [etude, 'pitch', wav, '--method', method, '--hop-ms', '10']
+def run_etude(etude, method, wav, extra_args=()):
+    """Returns (times, f0, conf, cpu_s, error). `extra_args` go to `etude pitch` as they are."""
+    cmd = [etude, 'pitch', wav, '--method', method, '--hop-ms', '10', *extra_args]
     c0 = children_cpu()
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=ETUDE_TIMEOUT_S)
@@ -180,9 +180,9 @@ def run_pyin(wav):
     return times, f, vprob, cpu, None
 
 
-def run_tracker(tracker, wav, etude=None):
+def run_tracker(tracker, wav, etude=None, etude_args=()):
     if tracker.startswith('etude-'):
-        return run_etude(etude, tracker[len('etude-'):], wav)
+        return run_etude(etude, tracker[len('etude-'):], wav, etude_args)
     if tracker.startswith('aubio-'):
         return run_aubio(tracker[len('aubio-'):], wav)
     if tracker == 'librosa-pyin':

@@ -1,18 +1,25 @@
 #!/usr/bin/env python3
-"""Etude's pitch trackers on the set's files made other inputs (sample rates, a DC offset, quiet).
+"""Etude's pitch trackers on the set's files made other inputs (sample rates, a DC offset, quiet,
+the faults of real recordings), and aubio's on the same when asked.
 
 Scored as evaluate.py scores the files themselves.
 
 Usage (from the repository root, after run.sh made the set and built etude):
   Evaluation/pitch/work/venv/bin/python Evaluation/pitch/inputs.py [--data DIR] [--etude PATH]
       [--variants 8000,11025,16000,22050,44100,48000,dc,quiet16] [--conditions clean,snr10]
-      [--methods pyin,pyin-live,yin,mpm]
+      [--methods pyin,pyin-live,yin,mpm] [--others aubio-yinfft,aubio-yin] [--remove-rumble]
 
 The set is rendered at 44.1 kHz (32-bit float). Each file of each condition is made into each
 variant under work/inputs/<data dir's name>/<variant>/ (44100: the file itself): a number is a
 sample rate (scipy's polyphase resampler, Kaiser window); `dc` adds 0.05 to every sample (a
 microphone's or an interface's offset, -26 dBFS); `quiet16` is the file 40 dB down in 16-bit
-PCM (rounded, no dither: a quiet take from a 16-bit interface). Every method tracks each, and the
+PCM (rounded, no dither: a quiet take from a 16-bit interface). The faults of real recordings,
+each relative to the file's peak: `rumble` adds sines at 12 and 23 Hz, 0.5 and 0.25 of the peak
+(handling, wind, traffic); `clip` clips at 0.25 of the peak (12 dB of the peaks cut off); `8bit`
+quantizes to 8 bits at the peak; `telephone` band-passes to 300-3400 Hz (8th-order Butterworth:
+the low notes lose their fundamental and more). `--others` adds trackers of evaluate.py (aubio's,
+librosa's pyin) on the same files; `--remove-rumble` runs Etude with its high-pass
+(`etude pitch --remove-rumble`, PitchConfiguration.removesRumble). Every method tracks each, and the
 frames are scored against the same truth as evaluate.py scores them: raw pitch accuracy over the
 scored voiced frames of the renders and of the synthesized tones, voicing false alarm over all
 files, and held notes of the renders read at two octaves. Prints a markdown table. Below 20 kHz
@@ -29,7 +36,7 @@ import sys
 
 import numpy as np
 import soundfile as sf
-from scipy.signal import resample_poly
+from scipy.signal import butter, resample_poly, sosfilt
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -50,8 +57,20 @@ def variant_set(data, work, variant, conditions, files):
         os.makedirs(os.path.dirname(wav), exist_ok=True)
         x, sr = sf.read(os.path.join(data, f['wav']), dtype='float64')
         rate, subtype = sr, 'FLOAT'
+        peak = float(np.max(np.abs(x)))
         if variant == 'dc':
             y = (x + 0.05).astype(np.float32)
+        elif variant == 'rumble':
+            t = np.arange(len(x)) / sr
+            rumble = 0.5 * peak * np.sin(2 * np.pi * 12 * t) + 0.25 * peak * np.sin(2 * np.pi * 23 * t + 1)
+            y = (x + (rumble[:, None] if x.ndim > 1 else rumble)).astype(np.float32)
+        elif variant == 'clip':
+            y = np.clip(x, -0.25 * peak, 0.25 * peak).astype(np.float32)
+        elif variant == '8bit':
+            step = peak / 127 if peak > 0 else 1
+            y = (np.round(x / step) * step).astype(np.float32)
+        elif variant == 'telephone':
+            y = sosfilt(butter(8, [300, 3400], btype='band', fs=sr, output='sos'), x, axis=0).astype(np.float32)
         elif variant == 'quiet16':
             y = np.round(x * 10 ** (-40 / 20) * 32767).astype(np.int16)
             subtype = 'PCM_16'
@@ -65,8 +84,10 @@ def variant_set(data, work, variant, conditions, files):
     return root
 
 
-def score(etude, root, f, method):
-    times, f0, _, _, err = evaluate.run_etude(etude, method, os.path.join(root, f['wav']))
+def score(etude, root, f, method, etude_args=()):
+    """Scores `method`: an Etude method, or another tracker of evaluate.py (aubio-yinfft, ...)."""
+    tracker = method if method.startswith(('aubio-', 'librosa-')) else 'etude-' + method
+    times, f0, _, _, err = evaluate.run_tracker(tracker, os.path.join(root, f['wav']), etude, etude_args)
     if err:
         raise RuntimeError('%s on %s: %s' % (method, f['wav'], err))
     truth_times, ref, scored, _ = evaluate.load_truth(os.path.join(root, f['truth']))
@@ -83,19 +104,22 @@ def main():
     ap.add_argument('--variants', default='8000,11025,16000,22050,44100,48000,dc,quiet16')
     ap.add_argument('--conditions', default='clean,snr10')
     ap.add_argument('--methods', default='pyin,pyin-live,yin,mpm')
+    ap.add_argument('--others', default='', help='other trackers of evaluate.py, e.g. aubio-yinfft,aubio-yin')
+    ap.add_argument('--remove-rumble', action='store_true', help="Etude's high-pass before the analysis")
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
     with open(os.path.join(args.data, 'manifest.json')) as fh:
         files = json.load(fh)['files']
     conditions = args.conditions.split(',')
     variants = args.variants.split(',')
-    methods = args.methods.split(',')
+    methods = args.methods.split(',') + [t for t in args.others.split(',') if t]
     work = os.path.join(HERE, 'work', 'inputs', os.path.basename(os.path.normpath(args.data)))
     roots = {v: variant_set(args.data, work, v, conditions, files) for v in variants}
     chosen = [f for f in files if f['condition'] in conditions]
     jobs = [(v, m, f) for v in variants for m in methods for f in chosen]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        results = list(ex.map(lambda j: score(args.etude, roots[j[0]], j[2], j[1]), jobs))
+        etude_args = ('--remove-rumble',) if args.remove_rumble else ()
+        results = list(ex.map(lambda j: score(args.etude, roots[j[0]], j[2], j[1], etude_args), jobs))
     totals = {}
     for (v, m, f), (counts, notes, jumps) in zip(jobs, results):
         t = totals.setdefault((v, m, f['condition']), {})
@@ -110,7 +134,8 @@ def main():
     def ratio(a, b):
         return '%.3f' % (a / b) if b else 'n/a'
 
-    labels = {'dc': '44.1 kHz + 0.05 DC', 'quiet16': '44.1 kHz, -40 dB, 16-bit'}
+    labels = {'dc': '44.1 kHz + 0.05 DC', 'quiet16': '44.1 kHz, -40 dB, 16-bit', 'rumble': 'rumble 12 + 23 Hz',
+              'clip': 'clipped 12 dB', '8bit': '8-bit', 'telephone': 'telephone band'}
     print('| input | method | ' + ' | '.join(
         'RPA renders %s | RPA synth %s | VFA %s | jumps %s' % (c, c, c, c) for c in conditions) + ' |')
     print('|---|---|' + '---:|' * (4 * len(conditions)))
