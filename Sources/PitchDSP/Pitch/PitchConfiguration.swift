@@ -146,8 +146,8 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
 
   /// Decodes a configuration; the settings added after the first five (the voicing gate, the
   /// decimator, the noise compensation and subtraction, the band limit, the periodic background,
-  /// the rumble filter)
-  /// take their defaults when absent, so a configuration saved by an earlier version still reads.
+  /// the rumble filter) take their defaults when absent, so a configuration saved by an earlier
+  /// version still reads.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     sampleRate = try container.decode(Double.self, forKey: .sampleRate)
