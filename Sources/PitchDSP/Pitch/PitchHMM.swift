@@ -728,58 +728,18 @@ struct PitchHMM: ~Copyable {
     }
     bestSources(width: width, tracksOffsets: true)
     var best: Float = -.infinity
+    let scores = UnsafePointer(voiced.baseAddress!)
     for j in 0..<n {
-      let plainV = nextVoiced[j]
-      let plainK = UInt8(fromVoiced[j])
-      var bestV = plainV
-      let bestU = nextUnvoiced[j]
-      var kV = plainK
-      let kU = UInt8(fromUnvoiced[j])
-      // A voiced pitch may leap a harmonic interval (an octave or twelfth decided wrong undone);
-      // voiced to voiced only.
-      if logLeap > -.infinity {
-        for l in 0..<leapOffsets.count {
-          let i = j + leapOffsets[l]
-          guard i >= 0, i < n else { continue }
-          let v = voiced[i] + logLeap
-          if v > bestV {
-            bestV = v
-            kV = UInt8(width + l)
-          }
-        }
-      }
-      if j == newNoteBin, newNoteSource >= 0 {
-        let v = voiced[newNoteSource] + logNewNote
-        if v > bestV {
-          bestV = v
-          kV = UInt8(width + leapOffsets.count)
-        }
-      }
-      // Into voiced j: from voiced (stay) or unvoiced (switch: from a pitch near, or any).
-      let stayV = bestV + logStay
-      var switchV = bestU + logSwitchNear
-      var switchK = kU
-      if rest > switchV {
-        switchV = rest
-        switchK = UInt8(width)
-      }
-      if stayV >= switchV {
-        nextVoiced[j] = stayV + observation[j]
-        backPointers[pointers + j] = kV
-      } else {
-        nextVoiced[j] = switchV + observation[j]
-        backPointers[pointers + j] = switchK | 0x80
-      }
-      // Into unvoiced j.
-      let stayU = bestU + logStay
-      let switchU = plainV + logSwitch
-      if stayU >= switchU {
-        nextUnvoiced[j] = stayU + logUnvoiced
-        backPointers[pointers + n + j] = kU | 0x80
-      } else {
-        nextUnvoiced[j] = switchU + logUnvoiced
-        backPointers[pointers + n + j] = plainK
-      }
+      let (plainV, plainK) = (nextVoiced[j], UInt8(fromVoiced[j]))
+      let (bestU, kU) = (nextUnvoiced[j], UInt8(fromUnvoiced[j]))
+      let intoVoiced = voicedEntry(
+        into: j, plainV: plainV, plainK: plainK, bestU: bestU, kU: kU, scores: scores, newNoteBin: newNoteBin,
+        newNoteSource: newNoteSource, rest: rest)
+      nextVoiced[j] = intoVoiced.score + observation[j]
+      backPointers[pointers + j] = intoVoiced.pointer
+      let intoUnvoiced = unvoicedEntry(plainV: plainV, plainK: plainK, bestU: bestU, kU: kU)
+      nextUnvoiced[j] = intoUnvoiced.score + logUnvoiced
+      backPointers[pointers + n + j] = intoUnvoiced.pointer
       best = max(best, max(nextVoiced[j], nextUnvoiced[j]))
     }
     // Normalize so that the scores stay in range over long streams.
@@ -993,36 +953,67 @@ struct PitchHMM: ~Copyable {
         kU = UInt8(k)
       }
     }
-    if state >= n { return bestU + logStay >= plainV + logSwitch ? kU | 0x80 : plainK }
+    if state >= n { return unvoicedEntry(plainV: plainV, plainK: plainK, bestU: bestU, kU: kU).pointer }
+    return voicedEntry(
+      into: j, plainV: plainV, plainK: plainK, bestU: bestU, kU: kU,
+      scores: UnsafePointer(slotScores.baseAddress! + before), newNoteBin: slotNewNoteBins[slot],
+      newNoteSource: slotNewNoteSources[slot], rest: slotScores[before + n + slotRestSources[slot]] + logSwitchFar
+    ).pointer
+  }
+
+  /// A forward step's choice into voiced `j`, the offline path's and the live decoder's
+  /// (``foundPointer(of:atSlot:)``) alike: the best entry from a voiced state — the move's
+  /// (`plainV`, code `plainK`), a leap of a harmonic interval (an octave or twelfth decided wrong
+  /// undone), the newest note's — stays, unless switching from unvoiced is likelier (from a pitch
+  /// near: `bestU`, code `kU`; or from any: `rest`). `scores` are the voiced scores before the
+  /// step. Returns the score before the observation and the back-pointer.
+  @inline(__always)
+  @_noLocks
+  private func voicedEntry(
+    into j: Int, plainV: Float, plainK: UInt8, bestU: Float, kU: UInt8, scores: UnsafePointer<Float>,
+    newNoteBin: Int, newNoteSource: Int, rest: Float
+  ) -> (score: Float, pointer: UInt8) {
+    let n = bins.count
+    let width = 2 * jump + 1
     var bestV = plainV
     var kV = plainK
     if logLeap > -.infinity {
       for l in 0..<leapOffsets.count {
         let i = j + leapOffsets[l]
         guard i >= 0, i < n else { continue }
-        let v = slotScores[before + i] + logLeap
+        let v = scores[i] + logLeap
         if v > bestV {
           bestV = v
           kV = UInt8(width + l)
         }
       }
     }
-    let newNoteSource = slotNewNoteSources[slot]
-    if j == slotNewNoteBins[slot], newNoteSource >= 0 {
-      let v = slotScores[before + newNoteSource] + logNewNote
+    if j == newNoteBin, newNoteSource >= 0 {
+      let v = scores[newNoteSource] + logNewNote
       if v > bestV {
         bestV = v
         kV = UInt8(width + leapOffsets.count)
       }
     }
+    let stayV = bestV + logStay
     var switchV = bestU + logSwitchNear
     var switchK = kU
-    let rest = slotScores[before + n + slotRestSources[slot]] + logSwitchFar
     if rest > switchV {
       switchV = rest
       switchK = UInt8(width)
     }
-    return bestV + logStay >= switchV ? kV : switchK | 0x80
+    return stayV >= switchV ? (stayV, kV) : (switchV, switchK | 0x80)
+  }
+
+  /// A forward step's choice into unvoiced `j`: stay (`bestU`, code `kU`), or switch from voiced
+  /// `j`'s best source (`plainV`, code `plainK`). Returns the score before the observation and
+  /// the back-pointer.
+  @inline(__always)
+  @_noLocks
+  private func unvoicedEntry(plainV: Float, plainK: UInt8, bestU: Float, kU: UInt8) -> (score: Float, pointer: UInt8) {
+    let stayU = bestU + logStay
+    let switchU = plainV + logSwitch
+    return stayU >= switchU ? (stayU, kU | 0x80) : (switchU, plainK)
   }
 
   /// Turns a decoded state at the frame stored in `slot` into ``decided``.
