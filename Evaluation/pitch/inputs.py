@@ -7,7 +7,7 @@ Scored as evaluate.py scores the files themselves.
 Usage (from the repository root, after run.sh made the set and built etude):
   Evaluation/pitch/work/venv/bin/python Evaluation/pitch/inputs.py [--data DIR] [--etude PATH]
       [--variants 8000,11025,16000,22050,44100,48000,dc,quiet16] [--conditions clean,snr10]
-      [--methods pyin,pyin-live,yin,mpm] [--others aubio-yinfft,aubio-yin] [--remove-rumble]
+      [--methods pyin,pyin-live,yin,mpm] [--others aubio-yinfft,aubio-yin] [--keep-rumble]
 
 The set is rendered at 44.1 kHz (32-bit float). Each file of each condition is made into each
 variant under work/inputs/<data dir's name>/<variant>/ (44100: the file itself): a number is a
@@ -18,8 +18,8 @@ each relative to the file's peak: `rumble` adds sines at 12 and 23 Hz, 0.5 and 0
 (handling, wind, traffic); `clip` clips at 0.25 of the peak (12 dB of the peaks cut off); `8bit`
 quantizes to 8 bits at the peak; `telephone` band-passes to 300-3400 Hz (8th-order Butterworth:
 the low notes lose their fundamental and more). `--others` adds trackers of evaluate.py (aubio's,
-librosa's pyin) on the same files; `--remove-rumble` runs Etude with its high-pass
-(`etude pitch --remove-rumble`, PitchConfiguration.removesRumble). Every method tracks each, and the
+librosa's pyin) on the same files; `--keep-rumble` runs Etude without its high-pass
+(`etude pitch --keep-rumble`, PitchConfiguration.removesRumble). Every method tracks each, and the
 frames are scored against the same truth as evaluate.py scores them: raw pitch accuracy over the
 scored voiced frames of the renders and of the synthesized tones, voicing false alarm over all
 files, and held notes of the renders read at two octaves. Prints a markdown table. Below 20 kHz
@@ -105,7 +105,7 @@ def main():
     ap.add_argument('--conditions', default='clean,snr10')
     ap.add_argument('--methods', default='pyin,pyin-live,yin,mpm')
     ap.add_argument('--others', default='', help='other trackers of evaluate.py, e.g. aubio-yinfft,aubio-yin')
-    ap.add_argument('--remove-rumble', action='store_true', help="Etude's high-pass before the analysis")
+    ap.add_argument('--keep-rumble', action='store_true', help="Etude without its high-pass before the analysis")
     ap.add_argument('--jobs', type=int, default=os.cpu_count() or 2)
     args = ap.parse_args()
     with open(os.path.join(args.data, 'manifest.json')) as fh:
@@ -118,7 +118,7 @@ def main():
     chosen = [f for f in files if f['condition'] in conditions]
     jobs = [(v, m, f) for v in variants for m in methods for f in chosen]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as ex:
-        etude_args = ('--remove-rumble',) if args.remove_rumble else ()
+        etude_args = ('--keep-rumble',) if args.keep_rumble else ()
         results = list(ex.map(lambda j: score(args.etude, roots[j[0]], j[2], j[1], etude_args), jobs))
     totals = {}
     for (v, m, f), (counts, notes, jumps) in zip(jobs, results):

@@ -6,13 +6,13 @@ import PitchDSP
 struct RumbleOptions: ParsableArguments {
   @Flag(
     help: """
-      Take a DC offset and rumble (handling, wind, traffic) out first, with a high-pass at 0.75 of \
-      the lowest pitch.
+      Analyze what lies below the pitch range as it is; by default a DC offset and rumble \
+      (handling, wind, traffic) are taken out first, with a high-pass at 0.75 of the lowest pitch.
       """)
-  var removeRumble = false
+  var keepRumble = false
 
   /// Sets ``PitchConfiguration/removesRumble`` from the flag.
   func apply(to configuration: inout PitchConfiguration) {
-    configuration.removesRumble = removeRumble
+    configuration.removesRumble = !keepRumble
   }
 }

@@ -95,10 +95,9 @@ import Testing
     #expect(frequencies(keeping.out).contains { abs($0 - 60) < 2 }, "\(keeping.out)")
   }
 
-  /// `etude pitch --remove-rumble` filters rumble out first: a 55 Hz note under 12 Hz rumble as
-  /// loud as its peak is read right; without the flag the signal is analyzed as it is, and read
-  /// differently.
-  @Test func rumbleIsFilteredOutWhenAsked() throws {
+  /// `etude pitch` filters rumble out first: a 55 Hz note under 12 Hz rumble as loud as its peak
+  /// is read right; with `--keep-rumble` the signal is analyzed as it is, and read differently.
+  @Test func rumbleIsFilteredOutUnlessKept() throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(at: directory) }
     let url = directory.appendingPathComponent("rumble.wav")
@@ -111,8 +110,8 @@ import Testing
       return Float(x)
     }
     try WAVWriter.write(AudioBuffer(sampleRate: Self.rate, channels: [samples]), to: url, encoding: .float32)
-    let filtered = try runEtude(["pitch", url.path, "--remove-rumble"])
-    let kept = try runEtude(["pitch", url.path])
+    let filtered = try runEtude(["pitch", url.path])
+    let kept = try runEtude(["pitch", url.path, "--keep-rumble"])
     #expect(filtered.status == 0 && kept.status == 0, "\(filtered.err)\(kept.err)")
     func rightShare(_ text: String) -> Double {
       let rows = text.split(separator: "\n").compactMap { line -> (Double, Double)? in

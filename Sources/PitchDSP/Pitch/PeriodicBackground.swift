@@ -6,7 +6,9 @@ import Foundation
 ///
 /// ``NoiseFloor`` learns only from frames without a period, and a hum has one: without this, a
 /// recording with mains hum 25 dB under its notes reads every rest as a 50 or 60 Hz note. A frame
-/// is a *background frame* when its level is within ``levelMargin`` of the quietest level heard
+/// is a *background frame* when its level (that of its energy and the frame's before together,
+/// ``PeriodicityAnalysis``'s: a hum whose period does not divide the window reads louder and
+/// quieter on alternate frames) is within ``levelMargin`` of the quietest level heard
 /// lately (which rises by at most ``floorRiseDecibelsPerSecond``) and that level is at least
 /// ``belowPeak`` under the recent peak: something clearly louder has been heard, so the quiet
 /// frames are not the music itself. The background is *established* once its frames have

@@ -121,6 +121,8 @@ struct PeriodicityAnalysis: ~Copyable {
   private(set) var noiseWeight = 1.0
   /// The recent peak level, in dBFS.
   private var peakLevel = -Double.infinity
+  /// The last frame's mean square (0 before the first frame), for ``backgroundLevel(meanSquare:)``.
+  private var previousMeanSquare = 0.0
   /// A steady periodic sound under the music (mains hum), learned from the quietest frames; the
   /// estimators ask it how much a candidate period counts (``PeriodicBackground/weight(period:levelDBFS:)``).
   private(set) var background: PeriodicBackground
@@ -262,6 +264,7 @@ struct PeriodicityAnalysis: ~Copyable {
     isSilent = true
     voicingGate = 0
     peakLevel = -.infinity
+    previousMeanSquare = 0
     noiseFloor.reset()
     noiseAge = 0
     quietestEnergy = -1
@@ -382,6 +385,8 @@ struct PeriodicityAnalysis: ~Copyable {
     let meanSquare = rawWindowEnergy / Double(w)
     // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
     levelDBFS = meanSquare > 0 ? 10 * _unsafePerformance { log10(meanSquare) } : -.infinity
+    let backgroundLevelDBFS = backgroundLevel(meanSquare: meanSquare)
+    previousMeanSquare = meanSquare
     // Below −120 dBFS over the window there is nothing to analyze.
     isSilent = meanSquare <= 1e-12
     noiseShare = 0
@@ -485,11 +490,23 @@ struct PeriodicityAnalysis: ~Copyable {
     // background's; not one whose window still reaches before the stream (the leading silence
     // would set the quietest level under a hum that starts with the stream).
     if configuration.ignoresPeriodicBackground, lastFrameStart >= firstWholeFrameStart,
-      background.admits(levelDBFS: levelDBFS, peakDBFS: peakLevel)
+      background.admits(levelDBFS: backgroundLevelDBFS, peakDBFS: peakLevel)
     {
-      background.observe(levelDBFS: levelDBFS, period: backgroundFramePeriod())
+      background.observe(levelDBFS: backgroundLevelDBFS, period: backgroundFramePeriod())
     }
     return true
+  }
+
+  /// The level (dBFS) at which a frame is offered to the ``background``: that of the mean of its
+  /// mean square and the frame's before it. A hum whose period does not divide the window (50 Hz:
+  /// 1.75 periods in 35 ms) reads louder and quieter on alternate frames (at a 10 ms hop it moves
+  /// half a period a frame), by about 2 dB, as much as ``PeriodicBackground/levelMargin``; two
+  /// frames together cover both phases and read it steady.
+  @_noLocks
+  private func backgroundLevel(meanSquare: Double) -> Double {
+    let pair = previousMeanSquare > 0 ? (meanSquare + previousMeanSquare) / 2 : meanSquare
+    // RT-audited: libm's log10 is a pure function; it neither allocates nor locks.
+    return pair > 0 ? 10 * _unsafePerformance { log10(pair) } : -.infinity
   }
 
   /// YIN's rule: the first lag of the range where `d′` is below `depth`, and the bottom of the dip

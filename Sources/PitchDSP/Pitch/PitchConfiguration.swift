@@ -104,22 +104,18 @@ public struct PitchConfiguration: Sendable, Hashable, Codable {
   /// it off for a drone that is part of the music.
   public var ignoresPeriodicBackground = true
   /// Whether what lies below the pitch range — a DC offset, the rumble of handling, wind or
-  /// traffic — is filtered out before the analysis (default `false`): a second-order Butterworth
+  /// traffic — is filtered out before the analysis (default `true`): a second-order Butterworth
   /// high-pass at 0.75 × ``minimumFrequencyHz`` (30 Hz for the default range; 1.2 dB lost at the
   /// lowest pitch, 16 dB taken off at 0.3 of it). Levels (``PitchEstimate/levelDBFS``) are then
   /// those of the filtered signal. With `Evaluation/pitch/inputs.py`'s rumble (FluidR3's clean
   /// renders with sines at 12 and 23 Hz, 6 and 12 dB under their peak), pYIN's raw pitch accuracy
-  /// goes from 0.599 without it to 0.898 (the live decoder's from 0.597 to 0.895, YIN's from
-  /// 0.488 to 0.807, MPM's from 0.396 to 0.807). On `Evaluation/pitch`'s five sets it moved the
-  /// clean renders by −12 to +2 frames per set and method and raised the noisy ones (part of the
-  /// added noise is pink): FluidR3's renders at 10 dB 0.956 → 0.957, its synthesized tones at
-  /// 10 dB 0.972 → 0.979, false alarms at 10 dB 0.019 → 0.021. It is off by default because
-  /// under mains hum present from a stream's first sample it did worse in `PeriodicBackgroundTests`
-  /// (the live decoder voiced the first 20 ms of a hummed lead-in and 2.5 % of the rests of a
-  /// hummed melody in noise, against none and under 2 % without it): the hum's frame level
-  /// alternates by 2.04 dB once filtered (1.91 dB unfiltered), past the 2 dB within which a frame
-  /// counts as the periodic background's, so the hum is learned 40 ms later.
-  public var removesRumble = false
+  /// is 0.599 without it and 0.898 with it (the live decoder's 0.597 and 0.895, YIN's 0.488 and
+  /// 0.807, MPM's 0.396 and 0.807). On `Evaluation/pitch`'s five sets it moved pYIN's correct
+  /// frames by −8 to +2 per set on the clean renders and raised the noisy ones (0 to +33 at
+  /// 10 dB, +83 to +98 at 0 dB; part of the added noise is pink), with false alarms at 10 dB
+  /// 0.019 → 0.021 on FluidR3; with mains hum −38 to +12 (a bassoon note near a hum harmonic read
+  /// at another partial). Turn it off to analyze the signal as it is.
+  public var removesRumble = true
 
   /// Creates a configuration.
   ///
