@@ -186,7 +186,7 @@ public struct SoundTracker: Sendable {
     try pitch.validate()
     let estimator = try ProbabilisticYINEstimator.offline(
       configuration: pitch, frameCount: samples.count, findsNewestNote: Self.findsNewestNote,
-      octaveConfusionProbability: Self.octaveConfusionProbability)
+      octaveConfusionProbability: Self.octaveConfusionProbability, restEntryProbability: Self.restEntryProbability)
     let estimates = estimator.estimates(for: samples.map { $0.isFinite ? $0 : 0 })
     return (estimates, sounds(from: estimates, samples: samples, sampleRate: sampleRate))
   }
@@ -437,15 +437,24 @@ public struct SoundTracker: Sendable {
   /// reverb).
   static let findsNewestNote = false
 
-  /// How much of a pitch candidate's probability also counts an octave above and below in the
-  /// offline grader (``ProbabilisticYINEstimator/octaveConfusionProbability``): none, as its rules
-  /// were measured without it. With the estimator's default 0.05, in `Evaluation/grading`, the
-  /// MuseScore set's wrong "any error" flags rose from 27 to 29 (any-error F1 0.981 → 0.97999,
-  /// under the 0.98 target; drift timing 0.982 → 0.975, top issue 1.000 → 0.994, cents error 2.2
-  /// → 2.6) and TimGM6mb's from 15 to 16, FluidR3's unchanged (found in stop 43 by bisecting).
-  /// The live grader keeps the default: there it helped (`Evaluation/grading/live.py`, FluidR3:
-  /// missed F1 0.930 → 0.937, cents error 3.0 → 2.7, the follower's wrong links 27 → 23).
+  /// How much of a pitch candidate's probability also counts an octave above and below
+  /// (``ProbabilisticYINEstimator/octaveConfusionProbability``): none for sounds, offline and
+  /// live, whose rules were measured without it. With the estimator's default 0.05 (ab6e341), in
+  /// `Evaluation/grading`, the MuseScore set's wrong "any error" flags rose from 27 to 29
+  /// (any-error F1 0.981 → 0.97999, under the 0.98 target; drift timing 0.982 → 0.975, top issue
+  /// 1.000 → 0.994, cents error 2.2 → 2.6) and TimGM6mb's from 15 to 16, FluidR3's unchanged
+  /// (found in stop 43 by bisecting). Live, without ``restEntryProbability``, it raised the
+  /// missed F1 (0.943 → 0.949) but the cents error too (2.3 → 3.1) and the score follower's wrong
+  /// links (24 → 25).
   static let octaveConfusionProbability = 0.0
+
+  /// The probability that a pitch after unvoiced frames starts anywhere in the range
+  /// (``ProbabilisticYINEstimator/restEntryProbability``): none for sounds, offline and live, whose
+  /// rules were measured without it. With the default 0.001 (fb57b44), in `Evaluation/grading`,
+  /// the holdouts' extra F1 fell from 0.944 to 0.935 (MuseScore) and 0.953 to 0.948 (TimGM6mb),
+  /// and the live grader's missed F1 from 0.943 to 0.930, its top issue from 1.000 to 0.994 and
+  /// its cents error rose from 2.3 to 3.0 (found in stop 43 by bisecting).
+  static let restEntryProbability = 0.0
 
   /// Whether the pitch tracker's decimator band-limits to the partials a period needs
   /// (``PitchConfiguration/limitsBandToPartials``): not for sounds, whose rules were measured

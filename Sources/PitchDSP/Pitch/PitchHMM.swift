@@ -392,12 +392,12 @@ struct PitchHMM: ~Copyable {
   /// Per slot, for the live decoder: the voiced and unvoiced scores after that frame's step, so
   /// that the frames not decided yet can be decoded again (``reweightUndecided(by:)``).
   private let slotScores: UnsafeMutableBufferPointer<Float>
-  /// The probability that a pitch starting after unvoiced frames is any pitch of the range
-  /// (uniformly) rather than one near the pitch the unvoiced states carried: a rest keeps no
-  /// memory of the note before it beyond this. Without it the unvoiced states move no faster than
-  /// a voiced pitch, so a note after a short rest more than that far from the last one could
-  /// only be entered where the drift reached in time, often at its octave (then kept for the
-  /// whole note).
+  /// The default probability that a pitch starting after unvoiced frames is any pitch of the
+  /// range (uniformly) rather than one near the pitch the unvoiced states carried
+  /// (``ProbabilisticYINEstimator/restEntryProbability``): a rest keeps no memory of the note
+  /// before it beyond this. Without it the unvoiced states move no faster than a voiced pitch, so
+  /// a note after a short rest more than that far from the last one could only be entered where
+  /// the drift reached in time, often at its octave (then kept for the whole note).
   static let restEntryProbability = 0.001
   private let logSwitchNear: Float
   private let logSwitchFar: Float
@@ -421,7 +421,8 @@ struct PitchHMM: ~Copyable {
 
   init(
     bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0,
-    octaveConfusionProbability: Double = 0, defersDecoding: Bool = false
+    octaveConfusionProbability: Double = 0, restEntryProbability: Double = PitchHMM.restEntryProbability,
+    defersDecoding: Bool = false
   ) {
     self.bins = bins
     self.jump = jump
@@ -430,8 +431,9 @@ struct PitchHMM: ~Copyable {
     octaveShare = Float(octaveConfusionProbability)
     logStay = Float(log(1 - switchProbability))
     logSwitch = Float(log(switchProbability))
-    logSwitchNear = Float(log(switchProbability * (1 - Self.restEntryProbability)))
-    logSwitchFar = Float(log(switchProbability * Self.restEntryProbability / Double(bins.count)))
+    logSwitchNear = Float(log(switchProbability * (1 - restEntryProbability)))
+    // 0 turns the far entry off: log(0) is −∞, a source no comparison ever takes.
+    logSwitchFar = Float(log(switchProbability * restEntryProbability / Double(bins.count)))
     let octave = Int((1200 / PitchBins.centsPerBin).rounded())
     octaveBins = octave
     let twelfth = Int((1200 * log2(3) / PitchBins.centsPerBin).rounded())

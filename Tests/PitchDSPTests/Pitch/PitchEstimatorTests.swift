@@ -377,6 +377,43 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     }
   }
 
+  @Test(arguments: [-0.01, 0.5, .nan])
+  func aRestEntryOutsideZeroToAHalfIsRefused(probability: Double) {
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator(configuration: configuration, restEntryProbability: probability)
+    }
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator.offline(
+        configuration: configuration, frameCount: 44_100, restEntryProbability: probability)
+    }
+  }
+
+  /// With the entry anywhere after a rest turned off (a log-probability of −∞ for that source),
+  /// both decoders still follow a melody whose notes lie far apart, across its rests.
+  @Test(arguments: [false, true])
+  func noEntryAnywhereAfterARestStillFollowsAMelody(live: Bool) throws {
+    let notes = [110.0, 659.26, 98.0, 880.0]
+    let (rest, note) = (0.3, 0.5)
+    let melody = Self.melody(notes, rest: rest, note: note)
+    let configuration = PitchConfiguration(sampleRate: Self.rate)
+    let estimator: any PitchEstimator =
+      live
+      ? try ProbabilisticYINEstimator(configuration: configuration, restEntryProbability: 0)
+      : try ProbabilisticYINEstimator.offline(
+        configuration: configuration, frameCount: melody.count, restEntryProbability: 0)
+    var (right, noteFrames) = (0, 0)
+    for estimate in estimator.estimates(for: melody) {
+      #expect(estimate.frequencyHz.isFinite && estimate.confidence.isFinite)
+      let index = Int(estimate.time / (rest + note))
+      let within = estimate.time - Double(index) * (rest + note)
+      guard index < notes.count, within > rest + 0.1, within < rest + note - 0.05 else { continue }
+      noteFrames += 1
+      if estimate.isVoiced, abs(cents(estimate.frequencyHz, notes[index])) < 50 { right += 1 }
+    }
+    #expect(noteFrames > 100 && Double(right) >= 0.95 * Double(noteFrames), "\(right) of \(noteFrames)")
+  }
+
   // Not MPM: its key maximum is the common period on 20 % of these frames.
   @Test(arguments: [PitchMethod.pyin, .pyinLive, .yin])
   func aRoomsRingOfTheNoteBeforeDoesNotTurnTheNoteIntoTheirCommonPeriod(method: PitchMethod) throws {
