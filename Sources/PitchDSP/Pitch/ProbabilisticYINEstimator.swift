@@ -89,7 +89,7 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   /// it a note after a short rest far from the last one could only be entered where the unvoiced
   /// states' drift reached in time, often at its octave; in `Evaluation/pitch` (stop 35) it raised
   /// the clean renders' raw pitch accuracy by 0.002 on three sets. 0 turns it off, as the
-  /// performance grader does (``SoundTracker`` in PerformanceTracking: its segmentation was
+  /// performance grader does (PerformanceTracking's `SoundTracker`, whose segmentation was
   /// measured without it).
   public let restEntryProbability: Double
   /// The mean of the threshold distribution (pYIN's choices: 0.10, 0.15, 0.20). Higher means
