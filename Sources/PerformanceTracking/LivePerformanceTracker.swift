@@ -118,14 +118,8 @@ public final class LivePerformanceTracker {
     }
     soundConfiguration = sounds
     let pitch = sounds.pitchConfiguration(sampleRate: sampleRate)
-    // Harmonic leaps off, as in the offline grader, whose segmentation rules this one shares (and,
-    // as there, no newest-note candidates, octave confusion or entry anywhere after a rest):
-    // with them (Evaluation/grading/live.py) partial, extra and drift-timing F1 rose but the
-    // top issue fell from 0.981 to 0.974 and the cents error rose from 3.2 to 4.0.
-    let estimator = try ProbabilisticYINEstimator(
-      configuration: pitch, lagFrames: configuration.lookAheadHops, harmonicLeapProbability: 0,
-      findsNewestNote: SoundTracker.findsNewestNote, octaveConfusionProbability: SoundTracker.octaveConfusionProbability,
-      restEntryProbability: SoundTracker.restEntryProbability)
+    // The offline grader's decoder settings, whose segmentation rules this one shares.
+    let estimator = try SoundTracker.liveEstimator(pitch: pitch, lagFrames: configuration.lookAheadHops)
     estimatorOwner = estimator
     self.estimator = Unmanaged.passUnretained(estimator)
     let segmenter = NoteSegmenter(configuration: sounds.segmenter)
