@@ -379,6 +379,12 @@ struct PitchHMM: ~Copyable {
   private let slotCounts: UnsafeMutableBufferPointer<Int>
   private let slotInfo: UnsafeMutableBufferPointer<Double>  // time, level, voicing probability
   private let flushStates: UnsafeMutableBufferPointer<Int>
+  /// Per frame decided at the flush: the octaves its decided frequency is moved by
+  /// (``correctOctaveBlips()``; 0 for most).
+  private let flushShifts: UnsafeMutableBufferPointer<Int>
+  /// The longest run of frames at a note's start read an octave off the note to be moved to it
+  /// at the flush of the offline path (``correctOctaveBlips()``; 0: none).
+  let octaveBlipFrames: Int
   /// Per slot: the bin a new note entered that frame from (see ``newNoteProbability``), or −1.
   private let slotNewNoteSources: UnsafeMutableBufferPointer<Int>
   /// Per slot: the best unvoiced state before that frame, from which any pitch may start (see
@@ -422,7 +428,7 @@ struct PitchHMM: ~Copyable {
   init(
     bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0,
     octaveConfusionProbability: Double = 0, restEntryProbability: Double = PitchHMM.restEntryProbability,
-    defersDecoding: Bool = false
+    octaveBlipFrames: Int = 0, defersDecoding: Bool = false
   ) {
     self.bins = bins
     self.jump = jump
@@ -487,6 +493,8 @@ struct PitchHMM: ~Copyable {
     slotCounts = .zeroed(lag + 1)
     slotInfo = .zeroed((lag + 1) * 3)
     flushStates = .zeroed(lag + 1)
+    flushShifts = .zeroed(lag + 1)
+    self.octaveBlipFrames = octaveBlipFrames
     slotNewNoteSources = .zeroed(lag + 1)
     slotRestSources = .zeroed(lag + 1)
     slotPointerStates = .allocate(capacity: defersDecoding ? 0 : lag + 1)
@@ -512,6 +520,7 @@ struct PitchHMM: ~Copyable {
     slotCounts.deallocate()
     slotInfo.deallocate()
     flushStates.deallocate()
+    flushShifts.deallocate()
     slotNewNoteSources.deallocate()
     slotRestSources.deallocate()
     slotPointerStates.deallocate()
@@ -696,13 +705,62 @@ struct PitchHMM: ~Copyable {
         i -= 1
         flushStates[i] = state
       }
+      for i in 0..<flushCount { flushShifts[i] = 0 }
+      if defersDecoding, octaveBlipFrames > 0 { correctOctaveBlips() }
     }
     guard flushed < flushCount else { return false }
     let frame = frames - flushCount + flushed
     decide(state: flushStates[flushed], slot: frame % (lag + 1))
+    let shift = flushShifts[flushed]
+    if shift != 0 { decided.frequencyHz *= shift > 0 ? Double(1 << shift) : 1 / Double(1 << -shift) }
     flushed += 1
     return true
   }
+
+  /// The octave blips of the decided path: each piece (voiced frames within ``jump`` bins of the
+  /// one before) of at most ``octaveBlipFrames`` frames followed, straight after it or after one
+  /// unvoiced frame, by a piece at least twice as long one or two octaves away (within
+  /// ``octaveBlipTolerance`` bins) is moved to that piece's octave (``flushShifts``); see
+  /// ``ProbabilisticYINEstimator/octaveBlipSeconds``.
+  private func correctOctaveBlips() {
+    let n = bins.count
+    let count = flushCount
+    // The last frame of the piece from `i`, up to `limit`.
+    func pieceEnd(from i: Int, limit: Int) -> Int {
+      var j = i
+      while j < limit, flushStates[j + 1] < n, abs(flushStates[j + 1] - flushStates[j]) <= jump { j += 1 }
+      return j
+    }
+    // The octaves, ±1 or ±2, that `delta` bins make (0: none).
+    func octaves(_ delta: Int) -> Int {
+      for k in -2...2 where k != 0 && abs(delta - k * octaveBins) <= Self.octaveBlipTolerance { return k }
+      return 0
+    }
+    var piece = 0
+    while piece < count {
+      guard flushStates[piece] < n else {
+        piece += 1
+        continue
+      }
+      let last = pieceEnd(from: piece, limit: count - 1)
+      let length = last - piece + 1
+      // The next piece: straight after, or after one unvoiced frame (where the path leaves the
+      // blip's octave through an unvoiced frame rather than by a leap).
+      var next = last + 1
+      if next < count, flushStates[next] >= n { next += 1 }
+      if length <= octaveBlipFrames, next < count, flushStates[next] < n,
+        pieceEnd(from: next, limit: count - 1) - next + 1 >= 2 * length
+      {
+        let k = octaves(flushStates[next] - flushStates[last])
+        if k != 0 { for i in piece...last { flushShifts[i] = k } }
+      }
+      piece = last + 1
+    }
+  }
+
+  /// How far from a whole octave (or two) an octave blip may lie from the note it runs into, in
+  /// bins: 100 cents (an attack's pitch may still be settling).
+  static let octaveBlipTolerance = 4
 
   @_noLocks
   private mutating func step(slot: Int, logUnvoiced: Float, newNoteBin: Int) {

@@ -365,6 +365,48 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     #expect(result.rawPitch >= 0.99, "\(result)")
   }
 
+  /// The attack of ``anAttackReadAnOctaveLowDoesNotSplitTheNote()``, its sub-harmonic louder, with
+  /// the octave confusion off: the best path reads the first 50 ms at A3 and leaves them for A4
+  /// through an unvoiced frame. The octave blip reports those frames at A4 (and only with it on).
+  @Test func anOctaveBlipAtANotesStartReportsTheNotesOctave() throws {
+    let rate = Self.rate
+    let onset = 0.2
+    let length = 0.5
+    let tone = Self.generator.harmonicTone(
+      fundamentalHz: 440, partialAmplitudes: [1, 0.5, 0.3, 0.2], length: .seconds(length))
+    let sub = Self.generator.harmonicTone(
+      fundamentalHz: 220, partialAmplitudes: [1, 0, 0.5, 0, 0.3], length: .seconds(length))
+    var samples = [Float](repeating: 0, count: Int((onset + length + 0.2) * rate))
+    for n in tone.indices {
+      let t = Double(n) / rate
+      let envelope = min(1, t / 0.005) * min(1, (length - t) / 0.02)
+      let subEnvelope = t < 0.04 ? 1.5 : exp(-(t - 0.04) / 0.005)
+      samples[Int(onset * rate) + n] = Float(0.3 * envelope * (Double(tone[n]) + subEnvelope * Double(sub[n])))
+    }
+    func estimates(blip: Double) throws -> [PitchEstimate] {
+      try ProbabilisticYINEstimator.offline(
+        configuration: PitchConfiguration(sampleRate: rate), frameCount: samples.count,
+        octaveConfusionProbability: 0, octaveBlipSeconds: blip
+      ).estimates(for: samples)
+    }
+    func attack(_ estimates: [PitchEstimate]) -> [Double] {
+      estimates.filter { $0.time > onset - 0.03 && $0.time < onset + 0.2 && $0.frequencyHz > 0 }.map(\.frequencyHz)
+    }
+    let plain = attack(try estimates(blip: 0))
+    let corrected = attack(try estimates(blip: 0.06))
+    #expect(plain.filter { abs(cents($0, 220)) < 50 }.count >= 3, "\(plain)")
+    #expect(corrected.count == plain.count)
+    #expect(corrected.allSatisfy { abs(cents($0, 440)) < 50 }, "\(corrected)")
+  }
+
+  @Test(arguments: [-0.01, 1.01, .nan])
+  func anOctaveBlipOutsideZeroToOneSecondIsRefused(seconds: Double) {
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator.offline(
+        configuration: PitchConfiguration(sampleRate: Self.rate), frameCount: 44_100, octaveBlipSeconds: seconds)
+    }
+  }
+
   @Test(arguments: [-0.01, 0.51, .nan])
   func anOctaveConfusionOutsideZeroToAHalfIsRefused(probability: Double) {
     let configuration = PitchConfiguration(sampleRate: Self.rate)
