@@ -44,13 +44,14 @@ import Foundation
 /// Two variants share the code. The live (causal) one, ``init(configuration:lagFrames:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:restEntryProbability:)``,
 /// is a fixed-lag Viterbi decoder that, at each frame, emits the best path's state ``lagFrames``
 /// hops back; its ``latencySeconds`` is the analysis frame's half length plus the lag. The offline
-/// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:restEntryProbability:)``,
+/// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:restEntryProbability:octaveBlipSeconds:)``,
 /// keeps every frame's candidates of a signal of known length, decodes them all in
 /// ``finish(into:)`` and emits the single best path over them: better decisions at note
 /// boundaries, and a periodic background (``PitchConfiguration/ignoresPeriodicBackground``)
 /// learned in a later rest also discounts the lead-in and the rests before, at the price of
 /// memory in proportion to the length (about 1.4 KB per hop with the default range) and no output
-/// before the end.
+/// before the end. Its path's octave blips, a note's first few frames read an octave off the note
+/// they run into, report the note's octave (``octaveBlipSeconds``).
 ///
 /// The reported frequency is the candidate nearest the decoded pitch bin (YIN's interpolated
 /// estimate, not the bin centre); the confidence is the frame's voicing probability (the total

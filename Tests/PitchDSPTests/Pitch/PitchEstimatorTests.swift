@@ -345,44 +345,39 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
   /// read them at A3 and then jumped to A4 through an unvoiced frame; with it the note's later
   /// frames decide its octave for the attack too, and the attack reports A4.
   @Test func anAttackReadAnOctaveLowDoesNotSplitTheNote() throws {
-    let rate = Self.rate
-    let onset = 0.2
-    let length = 0.5
-    let tone = Self.generator.harmonicTone(
-      fundamentalHz: 440, partialAmplitudes: [1, 0.5, 0.3, 0.2], length: .seconds(length))
-    let sub = Self.generator.harmonicTone(
-      fundamentalHz: 220, partialAmplitudes: [1, 0, 0.5, 0, 0.3], length: .seconds(length))
-    var samples = [Float](repeating: 0, count: Int((onset + length + 0.2) * rate))
-    for n in tone.indices {
-      let t = Double(n) / rate
-      let envelope = min(1, t / 0.005) * min(1, (length - t) / 0.02)
-      let subEnvelope = t < 0.05 ? 1 : exp(-(t - 0.05) / 0.01)
-      let mixed = Double(tone[n]) + pow(10, -3.0 / 20) * subEnvelope * Double(sub[n])
-      samples[Int(onset * rate) + n] = Float(0.3 * envelope * mixed)
-    }
+    let (samples, onset, length) = Self.attackWithSubharmonic(gain: pow(10, -3.0 / 20), seconds: 0.05, decay: 0.01)
     let estimates = try track(samples)
     let result = accuracy(estimates, truth: { _ in 440 }, from: onset + 0.01, to: onset + length - 0.03)
     #expect(result.rawPitch >= 0.99, "\(result)")
   }
 
-  /// The attack of ``anAttackReadAnOctaveLowDoesNotSplitTheNote()``, its sub-harmonic louder, with
-  /// the octave confusion off: the best path reads the first 50 ms at A3 and leaves them for A4
-  /// through an unvoiced frame. The octave blip reports those frames at A4 (and only with it on).
-  @Test func anOctaveBlipAtANotesStartReportsTheNotesOctave() throws {
-    let rate = Self.rate
-    let onset = 0.2
-    let length = 0.5
-    let tone = Self.generator.harmonicTone(
+  /// A4 from 0.2 s for 0.5 s, its attack mixed with A3's odd partials at `gain` for `seconds`,
+  /// then fading out with the time constant `decay`.
+  static func attackWithSubharmonic(gain: Double, seconds: Double, decay: Double) -> (
+    samples: [Float], onset: Double, length: Double
+  ) {
+    let (onset, length) = (0.2, 0.5)
+    let tone = generator.harmonicTone(
       fundamentalHz: 440, partialAmplitudes: [1, 0.5, 0.3, 0.2], length: .seconds(length))
-    let sub = Self.generator.harmonicTone(
+    let sub = generator.harmonicTone(
       fundamentalHz: 220, partialAmplitudes: [1, 0, 0.5, 0, 0.3], length: .seconds(length))
     var samples = [Float](repeating: 0, count: Int((onset + length + 0.2) * rate))
     for n in tone.indices {
       let t = Double(n) / rate
       let envelope = min(1, t / 0.005) * min(1, (length - t) / 0.02)
-      let subEnvelope = t < 0.04 ? 1.5 : exp(-(t - 0.04) / 0.005)
-      samples[Int(onset * rate) + n] = Float(0.3 * envelope * (Double(tone[n]) + subEnvelope * Double(sub[n])))
+      let subEnvelope = t < seconds ? 1 : exp(-(t - seconds) / decay)
+      let mixed = Double(tone[n]) + gain * subEnvelope * Double(sub[n])
+      samples[Int(onset * rate) + n] = Float(0.3 * envelope * mixed)
     }
+    return (samples, onset, length)
+  }
+
+  /// The attack of ``anAttackReadAnOctaveLowDoesNotSplitTheNote()``, its sub-harmonic louder, with
+  /// the octave confusion off: the best path reads the attack at A3 and leaves it for A4
+  /// through an unvoiced frame. The octave blip reports those frames at A4 (and only with it on).
+  @Test func anOctaveBlipAtANotesStartReportsTheNotesOctave() throws {
+    let (samples, onset, _) = Self.attackWithSubharmonic(gain: 1.5, seconds: 0.03, decay: 0.005)
+    let rate = Self.rate
     func estimates(blip: Double) throws -> [PitchEstimate] {
       try ProbabilisticYINEstimator.offline(
         configuration: PitchConfiguration(sampleRate: rate), frameCount: samples.count,
