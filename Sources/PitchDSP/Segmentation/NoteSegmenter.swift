@@ -16,7 +16,11 @@ import Foundation
 ///   starts with a note, over an assumed floor of −90 dBFS.
 /// - A sound starts when the level exceeds the floor by ``Configuration/onDecibels``; it ends when
 ///   it falls below floor + ``Configuration/offDecibels``, or when a pitched sound stays unvoiced
-///   for ``Configuration/unvoicedSeconds``. A sound that is still unvoiced that long after it
+///   for ``Configuration/unvoicedSeconds``; then the floor rises to the level less
+///   ``Configuration/offDecibels``, so that the note's release tail, still over a floor learned
+///   in a digitally silent lead-in, is not a sound of its own (with `etude pitch`'s rumble filter,
+///   which takes a render's DC offset out of the lead-in, every piece of the onset evaluation but
+///   two ended in such an unpitched "note"). A sound that is still unvoiced that long after it
 ///   started (noise swelling over the threshold, a breath) starts again at its first voiced
 ///   estimate.
 /// - A re-attack (the level rising by ``Configuration/reattackDecibels`` within
@@ -272,6 +276,9 @@ public final class NoteSegmenter {
       if voicedCount > 0, estimate.time - unvoicedSince >= configuration.unvoicedSeconds {
         let finished = finishSegment(at: unvoicedSince)
         sounding = false
+        // What sounds on is the note's release or the room: the floor rises to it (less the
+        // hysteresis), so that the tail does not start a sound of its own.
+        floor = max(floor, level - configuration.offDecibels)
         return finished
       }
     }

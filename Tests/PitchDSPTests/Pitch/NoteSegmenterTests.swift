@@ -138,6 +138,27 @@ import _TestSupport
     #expect(breathy.count == 1 && abs((breathy.first?.start ?? 0) - 0.6) < 0.005, "\(breathy)")
   }
 
+  @Test func aNotesReleaseTailIsNoSoundOfItsOwn() {
+    // Digital silence, a note at −20 dBFS, then its release tail (16-bit quantization noise, the
+    // room) at −98 dBFS for a second, unvoiced: 22 dB over the −120 dBFS floor of the lead-in.
+    // The tail started an unpitched sound of its own once the note had ended.
+    let estimates: [PitchEstimate] = (0..<300).map { i in
+      let t = Double(i) * 0.01
+      switch t {
+      case ..<0.5: return .init(time: t, frequencyHz: 0, confidence: 0, levelDBFS: -.infinity)
+      case ..<1.5: return .init(time: t, frequencyHz: 440, confidence: 0.9, levelDBFS: -20)
+      default: return .init(time: t, frequencyHz: 0, confidence: 0, levelDBFS: -98 + (i % 3 == 0 ? 1 : 0))
+      }
+    }
+    let found = NoteSegmenter().segments(of: estimates)
+    #expect(found.count == 1 && found.first.map { abs($0.start - 0.5) < 0.02 && abs($0.frequencyHz - 440) < 0.01 } == true, "\(found)")
+    // A new note 15 dB or more over the tail still starts a sound.
+    let next = estimates.map { e in
+      e.time >= 2.5 ? PitchEstimate(time: e.time, frequencyHz: 330, confidence: 0.9, levelDBFS: -60) : e
+    }
+    #expect(NoteSegmenter().segments(of: next).map { $0.frequencyHz.rounded() } == [440, 330])
+  }
+
   @Test func theFloorHoldsWhilePitchedSoundsPlayOn() {
     // Noise at −50 dBFS, then 6 s of notes played on without a gap at −20 dBFS (the noise fills
     // the moments between them), then a quiet note at −33 dBFS, 17 dB over the noise. A floor
