@@ -196,9 +196,6 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     findsNewestNote: Bool = true, octaveConfusionProbability: Double = 0.05,
     restEntryProbability: Double = 0.001, octaveBlipSeconds: Double = 0.06
   ) throws(PitchDSPError) -> ProbabilisticYINEstimator {
-    guard octaveBlipSeconds >= 0, octaveBlipSeconds <= 1 else {
-      throw .invalidParameter(name: "octave blip", value: "\(octaveBlipSeconds)", expected: "0...1 s")
-    }
     guard frameCount >= 0, frameCount <= Int(configuration.sampleRate) * 86_400 else {
       throw .invalidParameter(name: "frame count", value: "\(frameCount)", expected: "0...one day of audio")
     }
@@ -227,6 +224,9 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
     guard restEntryProbability >= 0, restEntryProbability < 0.5 else {
       throw .invalidParameter(
         name: "rest entry probability", value: "\(restEntryProbability)", expected: "0 <= p < 0.5")
+    }
+    guard octaveBlipSeconds >= 0, octaveBlipSeconds <= 1 else {
+      throw .invalidParameter(name: "octave blip", value: "\(octaveBlipSeconds)", expected: "0...1 s")
     }
     guard thresholdMean > 0.02, thresholdMean < 0.5 else {
       throw .invalidParameter(name: "threshold mean", value: "\(thresholdMean)", expected: "0.02 < mean < 0.5")
