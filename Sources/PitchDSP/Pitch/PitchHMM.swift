@@ -424,6 +424,12 @@ struct PitchHMM: ~Copyable {
   /// The estimate decided by the last ``push(_:time:levelDBFS:)`` or ``flushNext()`` that
   /// returned `true`.
   private(set) var decided = PitchEstimate(time: 0, frequencyHz: 0, confidence: 0, levelDBFS: -.infinity)
+  /// The live decoder's state decided last (−1: none yet), the frames decided in its piece so
+  /// far, and the octaves its frequency was moved by (``correctLiveOctaveBlip()``).
+  private var lastDecidedState = -1
+  private var liveBlipRun = 0
+  private var liveShift = 0
+  private var liveBlipAfterLeap = false
 
   init(
     bins: PitchBins, jump: Int, switchProbability: Double, lag: Int, leapProbability: Double = 0,
@@ -534,6 +540,10 @@ struct PitchHMM: ~Copyable {
     stepped = 0
     flushed = 0
     flushCount = -1
+    lastDecidedState = -1
+    liveBlipRun = 0
+    liveShift = 0
+    liveBlipAfterLeap = false
   }
 
   /// Adds a frame; returns `true` when it decided the frame `lag` hops back (in ``decided``): never
@@ -559,15 +569,129 @@ struct PitchHMM: ~Copyable {
     if defersDecoding, frames <= lag { return false }
     while stepped < frames { stepForward() }
     guard frames > lag else { return false }
-    // Backtrack from the best state now to the frame `lag` hops back.
+    // Backtrack from the best state now to the frame `lag` hops back; the live decoder keeps the
+    // path (in `flushStates`, frame `frames - 1 - lag + i` at `i`) for its octave blips.
+    let keepsPath = octaveBlipFrames > 0 && !defersDecoding
     var state = bestState()
     var t = frames - 1
+    if keepsPath { flushStates[lag] = state }
     while t > frames - 1 - lag {
       state = predecessor(of: state, atSlot: t % (lag + 1))
       t -= 1
+      if keepsPath { flushStates[t - (frames - 1 - lag)] = state }
     }
     decide(state: state, slot: t % (lag + 1))
+    if keepsPath { correctLiveOctaveBlip() }
     return true
+  }
+
+  /// The live decoder's octave blips: the frame just decided (the path's first, `flushStates[0]`)
+  /// is reported one or two octaves from its state when it lies in the first ``octaveBlipFrames``
+  /// frames of its piece (or the frame before it was so moved) and either the path stays in that
+  /// piece to the newest frame while the newest frames' own candidates put the note at that octave
+  /// (``liveOctaveEvidence()``), or the path leaves the piece, at most ``octaveBlipFrames`` long,
+  /// straight or through one unvoiced frame, for one at that octave that lasts to the newest frame.
+  ///
+  /// A note whose attack reads an octave off (a sub-harmonic, a strong second partial) holds the
+  /// path at the attack's octave until the note's own frames outweigh it, often only after the
+  /// look-ahead has emitted the attack; the offline path's ``correctOctaveBlips()`` sees the whole
+  /// note, this one only the newest frames, which by then show the note's octave.
+  @_noLocks
+  private mutating func correctLiveOctaveBlip() {
+    let n = bins.count
+    let first = flushStates[0]
+    let previous = lastDecidedState
+    lastDecidedState = first
+    let previousShift = liveShift
+    liveShift = 0
+    guard first < n else {
+      liveBlipRun = 0
+      return
+    }
+    let continues = previous >= 0 && previous < n && abs(first - previous) <= jump
+    liveBlipRun = continues ? liveBlipRun + 1 : 1
+    // A piece the path entered by leaving another one or two octaves away has had its octave
+    // corrected already.
+    if !continues { liveBlipAfterLeap = previous >= 0 && previous < n && octaves(first - previous) != 0 }
+    guard !liveBlipAfterLeap, liveBlipRun <= octaveBlipFrames || previousShift != 0 else { return }
+    let last = pieceEnd(from: 0, limit: lag)
+    var k = 0
+    if last == lag {
+      k = liveOctaveEvidence()
+      // The frame's own candidates already at that octave, with the path kept off it (a note whose
+      // second partial outweighs its fundamental throughout): the path weighed them; it stays.
+      let own = mostProbableBin(atSlot: (frames - 1 - lag) % (lag + 1))
+      if k != 0, previousShift == 0, own >= 0, octaves(own - first) == k { k = 0 }
+    } else if liveBlipRun + last <= octaveBlipFrames {
+      // The path itself leaves the piece for the note's octave, straight or through one unvoiced
+      // frame, and stays there to the newest frame.
+      var next = last + 1
+      if next < lag, flushStates[next] >= n { next += 1 }
+      if flushStates[next] < n, pieceEnd(from: next, limit: lag) == lag { k = octaves(flushStates[next] - flushStates[last]) }
+    }
+    guard k != 0 else { return }
+    liveShift = k
+    decided.frequencyHz *= k > 0 ? Double(1 << k) : 1 / Double(1 << -k)
+  }
+
+  /// The octaves, ±1 or ±2, from the path's state at which the newest
+  /// ``liveOctaveEvidenceFrames`` frames' most probable candidates all lie, each with at least
+  /// ``liveOctaveEvidenceProbability`` (0: none, or not all the same).
+  @_noLocks
+  private func liveOctaveEvidence() -> Int {
+    let n = bins.count
+    var result = 0
+    for i in max(0, lag - Self.liveOctaveEvidenceFrames + 1)...lag {
+      let slot = (frames - 1 - lag + i) % (lag + 1)
+      let state = flushStates[i]
+      guard state < n else { return 0 }
+      let best = mostProbableBin(atSlot: slot, minimumProbability: Self.liveOctaveEvidenceProbability)
+      guard best >= 0 else { return 0 }
+      let k = octaves(best - state)
+      guard k != 0, result == 0 || k == result else { return 0 }
+      result = k
+    }
+    return result
+  }
+
+  /// The bin of the most probable candidate of the frame stored in `slot`, if its probability is
+  /// at least `minimumProbability` (−1: none).
+  @_noLocks
+  private func mostProbableBin(atSlot slot: Int, minimumProbability: Double = 0) -> Int {
+    let m = ProbabilisticYINCandidates.maximumCandidates
+    var best = -1
+    var bestProbability = 0.0
+    for c in 0..<slotCounts[slot] where slotProbabilities[slot * m + c] > bestProbability {
+      bestProbability = slotProbabilities[slot * m + c]
+      best = slotBins[slot * m + c]
+    }
+    return bestProbability >= minimumProbability ? best : -1
+  }
+
+  /// The newest frames whose candidates must agree for the live decoder to report an attack at
+  /// another octave than its path (``correctLiveOctaveBlip()``): in `Evaluation/pitch` (stop 45),
+  /// 2 and 3 moved as many notes' attacks on the clean renders; 3 lost more frames at 0 dB SNR.
+  static let liveOctaveEvidenceFrames = 2
+  /// The probability each of those frames' most probable candidate must have: without a floor,
+  /// noise at 0 dB SNR cost 3–15 frames per set; 0.3 kept every set within 4.
+  static let liveOctaveEvidenceProbability = 0.3
+
+  /// The last frame of the piece of `flushStates` from `i` (voiced states within ``jump`` bins of
+  /// the one before), up to `limit`.
+  @_noLocks
+  private func pieceEnd(from i: Int, limit: Int) -> Int {
+    let n = bins.count
+    var j = i
+    while j < limit, flushStates[j + 1] < n, abs(flushStates[j + 1] - flushStates[j]) <= jump { j += 1 }
+    return j
+  }
+
+  /// The octaves, ±1 or ±2, that a move of `delta` bins makes within ``octaveBlipTolerance`` (0:
+  /// none).
+  @_noLocks
+  private func octaves(_ delta: Int) -> Int {
+    for k in -2...2 where k != 0 && abs(delta - k * octaveBins) <= Self.octaveBlipTolerance { return k }
+    return 0
   }
 
   /// Scales the candidates' probabilities of the first `count` frames of a stream that
@@ -725,17 +849,6 @@ struct PitchHMM: ~Copyable {
   private func correctOctaveBlips() {
     let n = bins.count
     let count = flushCount
-    // The last frame of the piece from `i`, up to `limit`.
-    func pieceEnd(from i: Int, limit: Int) -> Int {
-      var j = i
-      while j < limit, flushStates[j + 1] < n, abs(flushStates[j + 1] - flushStates[j]) <= jump { j += 1 }
-      return j
-    }
-    // The octaves, ±1 or ±2, that `delta` bins make (0: none).
-    func octaves(_ delta: Int) -> Int {
-      for k in -2...2 where k != 0 && abs(delta - k * octaveBins) <= Self.octaveBlipTolerance { return k }
-      return 0
-    }
     var piece = 0
     while piece < count {
       guard flushStates[piece] < n else {

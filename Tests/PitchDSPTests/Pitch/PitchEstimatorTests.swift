@@ -273,7 +273,8 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
   /// low one): the live decoder, deciding 80 ms after each frame, follows the pitch from the old
   /// note to the octave below the new one, and without a harmonic leap it stays there for most
   /// of the note (its pitch moves a few semitones per hop, and the note, voiced throughout,
-  /// makes a way round through unvoiced frames dear).
+  /// makes a way round through unvoiced frames dear). The octave blip is off: it reports such a
+  /// note at its octave without the leap (the newest frames' candidates show it).
   @Test func theLiveDecoderLeapsOutOfAnOctaveItFollowedIntoANote() throws {
     let rate = Self.rate
     let frequency = 987.77
@@ -289,13 +290,14 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
         0.2 * (sin(2 * Double.pi * frequency * t) + 0.3 * sin(4 * Double.pi * frequency * t)
           + octaveBelow * sin(Double.pi * frequency * t)))
     }
-    func rawPitch(leap: Double) throws -> Double {
+    func rawPitch(leap: Double, blip: Double = 0) throws -> Double {
       let estimator = try ProbabilisticYINEstimator(
-        configuration: PitchConfiguration(sampleRate: rate), harmonicLeapProbability: leap)
+        configuration: PitchConfiguration(sampleRate: rate), harmonicLeapProbability: leap, octaveBlipSeconds: blip)
       return accuracy(estimator.estimates(for: note), truth: { _ in frequency }, from: 0.35, to: 0.6).rawPitch
     }
     let leaping = try rawPitch(leap: 1e-8)
     let locked = try rawPitch(leap: 0)
+    #expect(try rawPitch(leap: 0, blip: 0.06) >= 0.99)
     #expect(leaping >= 0.99, "with leaps: \(leaping) (without: \(locked))")
     // Without leaps the decoder stays an octave low for part of the note.
     #expect(leaping - locked >= 0.1, "with leaps \(leaping), without \(locked)")
@@ -394,11 +396,32 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
     #expect(corrected.allSatisfy { abs(cents($0, 440)) < 50 }, "\(corrected)")
   }
 
+  /// The same attack for the live decoder (octave confusion on, as by default): with no octave
+  /// blip it emits the attack at A3, 80 ms after each frame, before the note's frames have
+  /// outweighed it, and then A4. With the blip, the newest frames' candidates at A4 move the
+  /// attack's frames to A4 as they are emitted.
+  @Test func theLiveDecoderReportsAnAttacksOctaveBlipAtTheNotesOctave() throws {
+    let (samples, onset, _) = Self.attackWithSubharmonic(gain: 1.5, seconds: 0.03, decay: 0.005)
+    func attack(blip: Double) throws -> [Double] {
+      try ProbabilisticYINEstimator(configuration: PitchConfiguration(sampleRate: Self.rate), octaveBlipSeconds: blip)
+        .estimates(for: samples)
+        .filter { $0.time > onset - 0.03 && $0.time < onset + 0.2 && $0.frequencyHz > 0 }.map(\.frequencyHz)
+    }
+    let plain = try attack(blip: 0)
+    let corrected = try attack(blip: 0.06)
+    #expect(plain.filter { abs(cents($0, 220)) < 50 }.count >= 3, "\(plain)")
+    #expect(corrected.count == plain.count)
+    #expect(corrected.allSatisfy { abs(cents($0, 440)) < 50 }, "\(corrected)")
+  }
+
   @Test(arguments: [-0.01, 1.01, .nan])
   func anOctaveBlipOutsideZeroToOneSecondIsRefused(seconds: Double) {
     #expect(throws: PitchDSPError.self) {
       try ProbabilisticYINEstimator.offline(
         configuration: PitchConfiguration(sampleRate: Self.rate), frameCount: 44_100, octaveBlipSeconds: seconds)
+    }
+    #expect(throws: PitchDSPError.self) {
+      try ProbabilisticYINEstimator(configuration: PitchConfiguration(sampleRate: Self.rate), octaveBlipSeconds: seconds)
     }
   }
 
