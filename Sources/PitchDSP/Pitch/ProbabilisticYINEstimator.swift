@@ -129,7 +129,8 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   /// hop's move of each other) when the path stays in that piece through the look-ahead while the
   /// newest two frames' most probable candidates (each with at least 0.3) lie one or two octaves
   /// from it, or when the path itself leaves the piece for a piece at that octave; once it has
-  /// moved a frame it goes on while those candidates stay there. It leaves a piece the path
+  /// moved a frame it goes on while those candidates stay there (and, at the end of a stream, to
+  /// the end of the piece). It leaves a piece the path
   /// entered by a leap from its octave, and a frame whose own most probable candidate already
   /// lay at that octave when the path kept off it (a second partial stronger than the
   /// fundamental throughout the note). Measured (stop 45, pyin-live, clean renders, held notes

@@ -399,19 +399,26 @@ func fixtureAccuracy(_ name: String, method: PitchMethod, truth: Double, from: D
   /// The same attack for the live decoder (octave confusion on, as by default): with no octave
   /// blip it emits the attack at A3, 80 ms after each frame, before the note's frames have
   /// outweighed it, and then A4. With the blip, the newest frames' candidates at A4 move the
-  /// attack's frames to A4 as they are emitted.
+  /// attack's frames to A4 as they are emitted, and at the end of a stream cut inside the note
+  /// the frames decided last too.
   @Test func theLiveDecoderReportsAnAttacksOctaveBlipAtTheNotesOctave() throws {
     let (samples, onset, _) = Self.attackWithSubharmonic(gain: 1.5, seconds: 0.03, decay: 0.005)
-    func attack(blip: Double) throws -> [Double] {
+    func attack(blip: Double, of samples: [Float]) throws -> [Double] {
       try ProbabilisticYINEstimator(configuration: PitchConfiguration(sampleRate: Self.rate), octaveBlipSeconds: blip)
         .estimates(for: samples)
         .filter { $0.time > onset - 0.03 && $0.time < onset + 0.2 && $0.frequencyHz > 0 }.map(\.frequencyHz)
     }
-    let plain = try attack(blip: 0)
-    let corrected = try attack(blip: 0.06)
+    let plain = try attack(blip: 0, of: samples)
+    let corrected = try attack(blip: 0.06, of: samples)
     #expect(plain.filter { abs(cents($0, 220)) < 50 }.count >= 3, "\(plain)")
     #expect(corrected.count == plain.count)
     #expect(corrected.allSatisfy { abs(cents($0, 440)) < 50 }, "\(corrected)")
+    // A stream that ends while the attack is being moved: the frames decided at the end go on
+    // being moved.
+    let cut = Array(samples[..<Int((onset + 0.1) * Self.rate)])
+    let ending = try attack(blip: 0.06, of: cut)
+    #expect(ending.count >= 8)
+    #expect(ending.allSatisfy { abs(cents($0, 440)) < 50 }, "\(ending)")
   }
 
   @Test(arguments: [-0.01, 1.01, .nan])
