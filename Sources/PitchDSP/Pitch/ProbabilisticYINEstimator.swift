@@ -43,7 +43,9 @@ import Foundation
 ///
 /// Two variants share the code. The live (causal) one, ``init(configuration:lagFrames:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:restEntryProbability:octaveBlipSeconds:)``,
 /// is a fixed-lag Viterbi decoder that, at each frame, emits the best path's state ``lagFrames``
-/// hops back; its ``latencySeconds`` is the analysis frame's half length plus the lag. The offline
+/// hops back (an attack's octave blip, once the newest frames show the note's octave, at that
+/// octave: ``octaveBlipSeconds``); its ``latencySeconds`` is the analysis frame's half length plus
+/// the lag. The offline
 /// one, ``offline(configuration:frameCount:maximumTransitionOctavesPerSecond:switchProbability:thresholdMean:harmonicLeapProbability:findsNewestNote:octaveConfusionProbability:restEntryProbability:octaveBlipSeconds:)``,
 /// keeps every frame's candidates of a signal of known length, decodes them all in
 /// ``finish(into:)`` and emits the single best path over them: better decisions at note
@@ -130,10 +132,9 @@ public final class ProbabilisticYINEstimator: PitchEstimator {
   /// newest two frames' most probable candidates (each with at least 0.3) lie one or two octaves
   /// from it, or when the path itself leaves the piece for a piece at that octave; once it has
   /// moved a frame it goes on while those candidates stay there (and, at the end of a stream, to
-  /// the end of the piece). It leaves a piece the path
-  /// entered by a leap from its octave, and a frame whose own most probable candidate already
-  /// lay at that octave when the path kept off it (a second partial stronger than the
-  /// fundamental throughout the note). Measured (stop 45, pyin-live, clean renders, held notes
+  /// the end of the piece). It leaves a piece the path entered by a leap from its octave, and a
+  /// frame whose own most probable candidate already lay at that octave when the path kept off it
+  /// (a second partial stronger than the fundamental throughout the note). Measured (stop 45, pyin-live, clean renders, held notes
   /// with a jump): FluidR3 12 → 12, MuseScore 11 → 11, TimGM6mb 6 → 2, csound 5 → 0, extra set
   /// 38 → 23; frames right +71 to +88 per set over all seven conditions (extra set +167), 0 dB
   /// SNR −5 to +14; live grading unchanged, the score follower +2 right links.
