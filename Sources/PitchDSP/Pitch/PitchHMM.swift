@@ -572,17 +572,24 @@ struct PitchHMM: ~Copyable {
     // Backtrack from the best state now to the frame `lag` hops back; the live decoder keeps the
     // path (in `flushStates`, frame `frames - 1 - lag + i` at `i`) for its octave blips.
     let keepsPath = octaveBlipFrames > 0 && !defersDecoding
-    var state = bestState()
-    var t = frames - 1
-    if keepsPath { flushStates[lag] = state }
-    while t > frames - 1 - lag {
-      state = predecessor(of: state, atSlot: t % (lag + 1))
-      t -= 1
-      if keepsPath { flushStates[t - (frames - 1 - lag)] = state }
-    }
-    decide(state: state, slot: t % (lag + 1))
+    decide(state: backtrack(steps: lag, storing: keepsPath), slot: (frames - 1 - lag) % (lag + 1))
     if keepsPath { correctLiveOctaveBlip() }
     return true
+  }
+
+  /// The best path's state `steps` frames before the newest, found by backtracking from the best
+  /// state now; when `storing`, the path goes into `flushStates[0...steps]`, oldest first.
+  @_noLocks
+  private func backtrack(steps: Int, storing: Bool) -> Int {
+    var state = bestState()
+    var t = frames - 1
+    if storing { flushStates[steps] = state }
+    for i in stride(from: steps - 1, through: 0, by: -1) {
+      state = predecessor(of: state, atSlot: t % (lag + 1))
+      t -= 1
+      if storing { flushStates[i] = state }
+    }
+    return state
   }
 
   /// The live decoder's octave blips: the frame just decided (the path's first, `flushStates[0]`)
@@ -608,7 +615,7 @@ struct PitchHMM: ~Copyable {
       liveBlipRun = 0
       return
     }
-    let continues = previous >= 0 && previous < n && abs(first - previous) <= jump
+    let continues = continuesPiece(from: previous, to: first)
     liveBlipRun = continues ? liveBlipRun + 1 : 1
     // A piece the path entered by leaving another one or two octaves away has had its octave
     // corrected already.
@@ -625,12 +632,18 @@ struct PitchHMM: ~Copyable {
     } else if liveBlipRun + last <= octaveBlipFrames {
       // The path itself leaves the piece for the note's octave, straight or through one unvoiced
       // frame, and stays there to the newest frame.
-      var next = last + 1
-      if next < lag, flushStates[next] >= n { next += 1 }
-      if flushStates[next] < n, pieceEnd(from: next, limit: lag) == lag { k = octaves(flushStates[next] - flushStates[last]) }
+      if let next = nextPieceStart(after: last, limit: lag), pieceEnd(from: next, limit: lag) == lag {
+        k = octaves(flushStates[next] - flushStates[last])
+      }
     }
     guard k != 0 else { return }
     liveShift = k
+    moveDecided(octaves: k)
+  }
+
+  /// Moves ``decided``'s frequency by `k` octaves.
+  @_noLocks
+  private mutating func moveDecided(octaves k: Int) {
     decided.frequencyHz *= k > 0 ? Double(1 << k) : 1 / Double(1 << -k)
   }
 
@@ -638,13 +651,11 @@ struct PitchHMM: ~Copyable {
   /// on to the end of its piece: no newer frame is left to say otherwise.
   @_noLocks
   private func carryLiveShift() {
-    let n = bins.count
     var previous = lastDecidedState
     for i in 0..<flushCount {
-      let state = flushStates[i]
-      guard state < n, previous >= 0, previous < n, abs(state - previous) <= jump else { return }
+      guard continuesPiece(from: previous, to: flushStates[i]) else { return }
       flushShifts[i] = liveShift
-      previous = state
+      previous = flushStates[i]
     }
   }
 
@@ -696,10 +707,28 @@ struct PitchHMM: ~Copyable {
   /// the one before), up to `limit`.
   @_noLocks
   private func pieceEnd(from i: Int, limit: Int) -> Int {
-    let n = bins.count
     var j = i
-    while j < limit, flushStates[j + 1] < n, abs(flushStates[j + 1] - flushStates[j]) <= jump { j += 1 }
+    while j < limit, continuesPiece(from: flushStates[j], to: flushStates[j + 1]) { j += 1 }
     return j
+  }
+
+  /// Whether state `b` continues the piece of state `a` (−1: none): both voiced, within ``jump``
+  /// bins.
+  @_noLocks
+  private func continuesPiece(from a: Int, to b: Int) -> Bool {
+    let n = bins.count
+    return a >= 0 && a < n && b < n && abs(b - a) <= jump
+  }
+
+  /// Where the piece after one ending at `last` starts in `flushStates`: straight after it, or
+  /// after one unvoiced frame (where the path leaves an octave blip through an unvoiced frame
+  /// rather than by a leap); `nil` when no voiced frame is there up to `limit`.
+  @_noLocks
+  private func nextPieceStart(after last: Int, limit: Int) -> Int? {
+    let n = bins.count
+    var next = last + 1
+    if next <= limit, flushStates[next] >= n { next += 1 }
+    return next <= limit && flushStates[next] < n ? next : nil
   }
 
   /// The octaves, ±1 or ±2, that a move of `delta` bins makes within ``octaveBlipTolerance`` (0:
@@ -835,16 +864,7 @@ struct PitchHMM: ~Copyable {
       flushCount = min(lag, frames)
       flushed = 0
       guard flushCount > 0 else { return false }
-      var state = bestState()
-      var t = frames - 1
-      flushStates[flushCount - 1] = state
-      var i = flushCount - 1
-      while i > 0 {
-        state = predecessor(of: state, atSlot: t % (lag + 1))
-        t -= 1
-        i -= 1
-        flushStates[i] = state
-      }
+      _ = backtrack(steps: flushCount - 1, storing: true)
       for i in 0..<flushCount { flushShifts[i] = 0 }
       if defersDecoding, octaveBlipFrames > 0 { correctOctaveBlips() }
       if !defersDecoding, liveShift != 0 { carryLiveShift() }
@@ -852,8 +872,7 @@ struct PitchHMM: ~Copyable {
     guard flushed < flushCount else { return false }
     let frame = frames - flushCount + flushed
     decide(state: flushStates[flushed], slot: frame % (lag + 1))
-    let shift = flushShifts[flushed]
-    if shift != 0 { decided.frequencyHz *= shift > 0 ? Double(1 << shift) : 1 / Double(1 << -shift) }
+    if flushShifts[flushed] != 0 { moveDecided(octaves: flushShifts[flushed]) }
     flushed += 1
     return true
   }
@@ -874,11 +893,7 @@ struct PitchHMM: ~Copyable {
       }
       let last = pieceEnd(from: piece, limit: count - 1)
       let length = last - piece + 1
-      // The next piece: straight after, or after one unvoiced frame (where the path leaves the
-      // blip's octave through an unvoiced frame rather than by a leap).
-      var next = last + 1
-      if next < count, flushStates[next] >= n { next += 1 }
-      if length <= octaveBlipFrames, next < count, flushStates[next] < n,
+      if length <= octaveBlipFrames, let next = nextPieceStart(after: last, limit: count - 1),
         pieceEnd(from: next, limit: count - 1) - next + 1 >= 2 * length
       {
         let k = octaves(flushStates[next] - flushStates[last])
