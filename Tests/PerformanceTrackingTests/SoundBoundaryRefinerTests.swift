@@ -33,6 +33,19 @@ import _TestSupport
     SoundBoundaryRefiner(samples: samples, sampleRate: rate).start(of: sound, after: previous)
   }
 
+  @Test func theCrossingIsWhereTheEnvelopePassesTheThreshold() {
+    // The walk back stopped under the threshold at 3, and the next point is under it too: the
+    // crossing is between 5 and 6, not extrapolated from 3 and 4.
+    let envelope = [1, 1, 1, 0.5, 0.52, 0.55, 2, 5, 10, 9]
+    let (index, crossing) = SoundBoundaryRefiner.crossing(of: 0.6, in: envelope, from: 3, peak: 8)
+    #expect(index == 5)
+    #expect(abs(crossing - (5 + 0.05 / 1.45)) < 1e-12)
+    // Stopped under the threshold with the next point over it: interpolated there.
+    #expect(SoundBoundaryRefiner.crossing(of: 1.5, in: envelope, from: 5, peak: 8) == (5, 5 + 0.95 / 1.45))
+    // Over the threshold (the walk reached the first point): no crossing to interpolate.
+    #expect(SoundBoundaryRefiner.crossing(of: 0.6, in: envelope, from: 0, peak: 8) == (0, 0))
+  }
+
   @Test func aLegatoNoteThatSwellsAgainAfterATroughStartsAtItsAttack() {
     // 300 Hz until 0.5 s, then 400 Hz: a 20 ms attack to 0.1, a trough 30 dB down from 0.57 to
     // 0.6 s (a bow change), and a swell to 0.14 by 0.65 s. The pitch track noticed the note
