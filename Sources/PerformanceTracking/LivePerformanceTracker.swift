@@ -373,12 +373,12 @@ public final class LivePerformanceTracker {
     if let segment = segmenterOwner.finish() { conclude(segment) }
     let estimates = Array(UnsafeBufferPointer(rebasing: track[0..<trackCount]))
     let audio = samples ?? []
-    var sounds = SoundTracker(configuration: soundConfiguration).sounds(
-      from: estimates, samples: audio, sampleRate: sampleRate)
+    let take = audio.isEmpty ? nil : SoundBoundaryRefiner(samples: audio, sampleRate: sampleRate)
+    var sounds = SoundTracker(configuration: soundConfiguration).sounds(from: estimates, refiner: take)
     let map = ScoreTimeMap(notes: notes, dueSeconds: Array(dueSeconds), latencySeconds: configuration.latencySeconds)
     let identity = !usesClock || map.isIdentity
     if !identity { sounds = sounds.map(map.mapped) }
-    let refiner = identity && !audio.isEmpty ? SoundBoundaryRefiner(samples: audio, sampleRate: sampleRate) : nil
+    let refiner = identity ? take : nil
     let alignment = PerformanceTracker(notes: notes, configuration: soundConfiguration).link(
       sounds, latencySeconds: configuration.latencySeconds, refiner: refiner)
     return (alignment, estimates)

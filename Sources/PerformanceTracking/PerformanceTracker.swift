@@ -79,9 +79,9 @@ public struct PerformanceTracker: Sendable {
   public func track(
     _ samples: [Float], sampleRate: Double, latencySeconds: Double?
   ) throws(PitchDSPError) -> (alignment: PerformanceAlignment, estimates: [PitchEstimate]) {
-    let tracked = try SoundTracker(configuration: fittedConfiguration(sampleRate: sampleRate)).track(
-      samples, sampleRate: sampleRate)
     let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
+    let tracked = try SoundTracker(configuration: fittedConfiguration(sampleRate: sampleRate)).track(
+      samples, sampleRate: sampleRate, refiner: refiner)
     return (link(tracked.sounds, latencySeconds: latencySeconds, refiner: refiner), tracked.estimates)
   }
 

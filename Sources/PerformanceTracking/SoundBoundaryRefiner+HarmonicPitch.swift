@@ -29,13 +29,15 @@ extension SoundBoundaryRefiner {
     let from = sound.onset + attackSeconds
     let to = sound.end - 0.02
     guard sound.frequencyHz > 0, to - from >= 0.05, stepCents > 0 else { return nil }
-    let centre = Int(((from + to) / 2 * sampleRate).rounded())
+    let signal = envelopeSignal
+    let centre = Int(((from + to) / 2 * signal.sampleRate).rounded())
     let span = min(to - from, longestSeconds)
     let steps = max(1, Int(searchCents / stepCents))
     let scores = (-steps...steps).map { k in
       let candidate = sound.frequencyHz * pow(2, Double(k) * stepCents / 1200)
       return HarmonicEnvelope.amplitudes(
-        of: samples, sampleRate: sampleRate, frequenciesHz: harmonics(of: candidate, clearOf: nil, window: span),
+        of: signal.samples, sampleRate: signal.sampleRate,
+        frequenciesHz: harmonics(of: candidate, clearOf: nil, window: span),
         start: centre, count: 1, hop: 1, windowSeconds: span)[0]
     }
     guard let best = scores.indices.max(by: { scores[$0] < scores[$1] }), best > 0, best < scores.count - 1,

@@ -28,14 +28,16 @@ extension SoundBoundaryRefiner {
     let to = min(sound.end - 0.02, time + within)
     guard to - from > 0.1 else { return nil }
     let harmonics = Array(self.harmonics(of: f, clearOf: nil, window: windowSeconds).prefix(8))
-    let hop = max(1, Int((hopSeconds * sampleRate).rounded()))
-    let start = Int((from * sampleRate).rounded())
-    let count = Int((to - from) * sampleRate) / hop + 1
+    let signal = envelopeSignal
+    let rate = signal.sampleRate
+    let hop = max(1, Int((hopSeconds * rate).rounded()))
+    let start = Int((from * rate).rounded())
+    let count = Int((to - from) * rate) / hop + 1
     guard count >= 3 else { return nil }
     var deviation = [Double](repeating: 0, count: count)
     var magnitude = [Double](repeating: 0, count: count)
     let groups = HarmonicEnvelope.groupPhasors(
-      of: samples, sampleRate: sampleRate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
+      of: signal.samples, sampleRate: rate, frequenciesHz: harmonics, start: start, count: count, hop: hop,
       windowSeconds: windowSeconds)
     for (re, im) in groups {
       for k in 2..<count {
@@ -58,7 +60,7 @@ extension SoundBoundaryRefiner {
     let ratio = (0..<count).map { k in k >= 2 && magnitude[k] > 0 ? deviation[k] / magnitude[k] : 0 }
     // At least 10 steps of baseline: after a short note the search starts later instead of
     // not at all (a repeat 0.2 s into the sound leaves too little before `time - within`).
-    let searchStart = max(2 + 10, Int(((time - within) - Double(start) / sampleRate) * sampleRate / Double(hop)))
+    let searchStart = max(2 + 10, Int(((time - within) - Double(start) / rate) * rate / Double(hop)))
     guard searchStart < count else { return nil }
     // (Non-finite samples make non-finite values: no baseline, or no break, is taken from them.)
     let before = ratio[2..<searchStart].filter(\.isFinite).sorted()
@@ -73,6 +75,6 @@ extension SoundBoundaryRefiner {
     let below = ratio[rise - 1]
     let above = ratio[rise]
     let fraction = above > below ? (0.5 * ratio[peak] - below) / (above - below) : 0
-    return (Double(start) + (Double(rise - 1) + fraction) * Double(hop)) / sampleRate
+    return (Double(start) + (Double(rise - 1) + fraction) * Double(hop)) / rate
   }
 }

@@ -53,8 +53,9 @@ extension SoundBoundaryRefiner {
       }
       if total > 0 { departure[c] = missed / total }
     }
-    let (first, _, hop) = steps(from: from, to: to)
-    func index(_ seconds: Double) -> Int { Int(((seconds * sampleRate) - Double(first)) / Double(hop)) }
+    let rate = envelopeSignal.sampleRate
+    let (first, _, hop) = envelopeSignal.steps(from: from, to: to, stepSeconds: stepSeconds)
+    func index(_ seconds: Double) -> Int { Int(((seconds * rate) - Double(first)) / Double(hop)) }
     let searchStart = max(fitSteps + gapSteps, index(time - within))
     let searchEnd = min(count - predictedSteps, index(time + within))
     guard searchStart < searchEnd else { return nil }
@@ -69,6 +70,6 @@ extension SoundBoundaryRefiner {
     let level = baseline + 0.1 * (departure[peak] - baseline)
     var start = peak
     while start > searchStart, departure[start - 1].isFinite, departure[start - 1] >= level { start -= 1 }
-    return (Double(first) + Double(start) * Double(hop)) / sampleRate
+    return (Double(first) + Double(start) * Double(hop)) / rate
   }
 }

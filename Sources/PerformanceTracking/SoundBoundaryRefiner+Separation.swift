@@ -21,6 +21,8 @@ extension SoundBoundaryRefiner {
       let f = Double(k) * frequency
       guard f < limit else { break }
       let nearest = Double(k) * other
+      // (The other partial must lie in the signal its envelope is read from.)
+      guard nearest <= envelopeSignal.bandHz else { continue }
       let distance = abs(f - nearest)
       guard distance >= separableHz(window: window), distance < farthest,
         k == 1 || abs(f - Double(k - 1) * other) >= null, abs(f - Double(k + 1) * other) >= null
@@ -36,7 +38,7 @@ extension SoundBoundaryRefiner {
   func separableHz(window: Double) -> Double { 0.5 / window }
 
   /// The summed amplitude of the harmonics in `pairs`, each separated from the partial beside
-  /// it, on the steps of ``amplitudes(_:from:to:window:)``.
+  /// it, on the steps of ``amplitudes(_:from:to:window:in:)``.
   ///
   /// Under one window, a partial at `g` leaks into the demodulated value at `f` by the
   /// triangle's response at `f − g`, turned by the difference of their phasors. With `X_f`,
@@ -55,18 +57,19 @@ extension SoundBoundaryRefiner {
   func separatedAmplitudes(
     _ pairs: [(harmonic: Double, other: Double)], from: Double, to: Double, window: Double
   ) -> [Double] {
-    let (start, count, hop) = steps(from: from, to: to)
+    let rate = envelopeSignal.sampleRate
+    let (start, count, hop) = envelopeSignal.steps(from: from, to: to, stepSeconds: stepSeconds)
     var result = [Double](repeating: 0, count: count)
     guard !pairs.isEmpty, count > 2 else { return result }
     let frequencies = pairs.flatMap { [$0.harmonic, $0.other] }
     let values = phasors(frequencies, from: from, to: to, window: window)
-    let half = max(1, Int((window * sampleRate / 2).rounded()))
+    let half = max(1, Int((window * rate / 2).rounded()))
     let weightScale = 1 / (Double(half) * Double(half))
     for (p, pair) in pairs.enumerated() {
       let (fRe, fIm) = (values.real[2 * p], values.imaginary[2 * p])
       let (gRe, gIm) = (values.real[2 * p + 1], values.imaginary[2 * p + 1])
       guard fRe.count >= count, gRe.count >= count else { continue }
-      let turn = 2 * Double.pi * (pair.other - pair.harmonic) / sampleRate
+      let turn = 2 * Double.pi * (pair.other - pair.harmonic) / rate
       var rho = 0.0
       var sigma = 0.0  // σ = i·sigma
       for r in -half...half {

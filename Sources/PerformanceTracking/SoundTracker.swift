@@ -182,11 +182,19 @@ public struct SoundTracker: Sendable {
   public func track(_ samples: [Float], sampleRate: Double) throws(PitchDSPError) -> (
     estimates: [PitchEstimate], sounds: [PerformanceSound]
   ) {
+    try track(samples, sampleRate: sampleRate, refiner: SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate))
+  }
+
+  /// ``track(_:sampleRate:)`` with the refiner over `samples` given (made once per take: it
+  /// decimates the take).
+  func track(_ samples: [Float], sampleRate: Double, refiner: SoundBoundaryRefiner) throws(PitchDSPError) -> (
+    estimates: [PitchEstimate], sounds: [PerformanceSound]
+  ) {
     let pitch = configuration.pitchConfiguration(sampleRate: sampleRate)
     try pitch.validate()
     let estimator = try Self.offlineEstimator(pitch: pitch, frameCount: samples.count)
     let estimates = estimator.estimates(for: samples.map { $0.isFinite ? $0 : 0 })
-    return (estimates, sounds(from: estimates, samples: samples, sampleRate: sampleRate))
+    return (estimates, sounds(from: estimates, refiner: samples.isEmpty ? nil : refiner))
   }
 
   /// The sounds of a whole take.
@@ -209,6 +217,12 @@ public struct SoundTracker: Sendable {
   ///   - sampleRate: The audio's sample rate, in Hz.
   /// - Returns: The sounds, in time order.
   public func sounds(from estimates: [PitchEstimate], samples: [Float], sampleRate: Double) -> [PerformanceSound] {
+    sounds(from: estimates, refiner: samples.isEmpty ? nil : SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate))
+  }
+
+  /// ``sounds(from:samples:sampleRate:)`` with the refiner over the audio given (`nil`: no
+  /// refinement).
+  func sounds(from estimates: [PitchEstimate], refiner: SoundBoundaryRefiner?) -> [PerformanceSound] {
     let segments = NoteSegmenter(configuration: configuration.segmenter).segments(of: estimates)
     var sounds = segments.map { segment in
       PerformanceSound(
@@ -218,8 +232,7 @@ public struct SoundTracker: Sendable {
     }
     // Fragments and blips go before refining, so that they do not bound their neighbours.
     sounds = cleaned(merged(sounds, estimates: estimates))
-    if !samples.isEmpty {
-      let refiner = SoundBoundaryRefiner(samples: samples, sampleRate: sampleRate)
+    if let refiner {
       sounds = joiningSwells(sounds, refiner: refiner)
       if configuration.refinesBoundaries { sounds = refined(sounds, estimates: estimates, refiner: refiner) }
     }

@@ -37,15 +37,33 @@ struct KaiserSincDesign {
     scale = min(1, outputRate / inputRate)
     cutoff = 0.5 * (pass + stop)
     // Kaiser's estimates (Oppenheim & Schafer 7.63, 7.62).
-    beta =
-      attenuation > 50
-      ? 0.1102 * (attenuation - 8.7)
-      : (attenuation >= 21
-        ? 0.5842 * pow(attenuation - 21, 0.4) + 0.07886 * (attenuation - 21) : 0)
+    beta = Self.kaiserBeta(attenuation)
     let lowRateLength = (attenuation - 7.95) / (14.36 * transition) + 1
     let inputLength = lowRateLength / scale
     let half = Int((inputLength / 2).rounded(.up))
     halfLength = (half + 3) / 4 * 4
+  }
+
+  /// A low-pass at the input rate with explicit band edges (no rate change: `scale` 1), for
+  /// ``Resampler/decimate(_:sampleRate:by:passbandHz:attenuationDB:)``.
+  ///
+  /// - Parameters:
+  ///   - pass: The end of the flat passband, in cycles per input sample.
+  ///   - stop: The start of the stop band, in cycles per input sample (above `pass`).
+  ///   - attenuationDB: The stop-band attenuation to design for, in dB (positive).
+  init(pass: Double, stop: Double, attenuationDB attenuation: Double) {
+    scale = 1
+    cutoff = 0.5 * (pass + stop)
+    beta = Self.kaiserBeta(attenuation)
+    let length = (attenuation - 7.95) / (14.36 * (stop - pass)) + 1
+    halfLength = Int((length / 2).rounded(.up))
+  }
+
+  /// Kaiser's shape parameter for a stop-band attenuation in dB (Oppenheim & Schafer 7.62).
+  static func kaiserBeta(_ attenuation: Double) -> Double {
+    attenuation > 50
+      ? 0.1102 * (attenuation - 8.7)
+      : (attenuation >= 21 ? 0.5842 * pow(attenuation - 21, 0.4) + 0.07886 * (attenuation - 21) : 0)
   }
 
   /// The prototype at time `t` (input samples), before per-row normalization.

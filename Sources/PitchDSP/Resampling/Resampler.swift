@@ -246,7 +246,7 @@ public final class Resampler {
     table.deallocate()
   }
 
-  private static func invalid(
+  static func invalid(
     _ name: String, _ value: some CustomStringConvertible, _ expected: String
   ) -> PitchDSPError {
     .invalidParameter(name: name, value: value.description, expected: expected)
@@ -405,9 +405,9 @@ public final class Resampler {
   }
 }
 
-/// The dot product of `count` floats (a multiple of 8) at `a` and `b`.
+/// The dot product of `count` floats (a multiple of 8) at `a` and `b` (the resamplers' taps).
 @inline(__always)
-private func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
+func dot(_ a: UnsafePointer<Float>, _ b: UnsafePointer<Float>, _ count: Int) -> Float {
   let ra = UnsafeRawPointer(a)
   let rb = UnsafeRawPointer(b)
   var acc0 = SIMD8<Float>()
