@@ -1,4 +1,9 @@
 extension Resampler {
+  /// The most taps on either side of a decimating filter's centre (a transition band of about
+  /// 0.003 % of the rate at 60 dB): a passband closer to the new Nyquist frequency is refused
+  /// rather than tabulated.
+  static let maximumDecimationHalfLength = 65_536
+
   /// Every `factor`-th sample of a signal, low-passed first so that the band below `passbandHz`
   /// keeps its level and nothing folds onto it: for analyses that only look at that band (the
   /// envelopes of a note's harmonics up to 5 kHz read at a quarter of 44.1 kHz cost a quarter).
@@ -13,8 +18,9 @@ extension Resampler {
   ///   - samples: The signal.
   ///   - sampleRate: Its sample rate, in Hz; finite and positive.
   ///   - factor: How many input samples to one output, at least 1 (1 returns the signal
-  ///     unchanged).
-  ///   - passbandHz: The highest frequency to keep, below half the output rate.
+  ///     unchanged, non-finite samples included).
+  ///   - passbandHz: The highest frequency to keep, below half the output rate, far enough
+  ///     below it for a filter of at most 131,073 taps.
   ///   - attenuationDB: The stop-band attenuation to design for, in dB (at least 21); the
   ///     passband ripple is about as small.
   /// - Returns: The decimated signal, at `sampleRate / factor`.
@@ -43,6 +49,11 @@ extension Resampler {
     let design = KaiserSincDesign(
       pass: passbandHz / sampleRate, stop: (outputRate - passbandHz) / sampleRate, attenuationDB: attenuationDB)
     let half = design.halfLength
+    guard half <= Self.maximumDecimationHalfLength else {
+      throw invalid(
+        "passbandHz", passbandHz,
+        "far enough below half the output rate \(outputRate) Hz for at most \(2 * Self.maximumDecimationHalfLength + 1) taps")
+    }
     // Taps for t = −half … half, padded with zeros to whole SIMD vectors, summing to 1.
     let width = (2 * half + 1 + 7) / 8 * 8
     var taps = [Float](repeating: 0, count: width)

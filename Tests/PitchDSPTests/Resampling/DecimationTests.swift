@@ -56,6 +56,10 @@ import _TestSupport
     #expect(throws: PitchDSPError.self) { try Resampler.decimate(input, sampleRate: 44_100, by: 0, passbandHz: 5_000) }
     #expect(throws: PitchDSPError.self) { try Resampler.decimate(input, sampleRate: 44_100, by: 4, passbandHz: 5_600) }
     #expect(throws: PitchDSPError.self) { try Resampler.decimate(input, sampleRate: 0, by: 4, passbandHz: 5_000) }
+    // A passband a hair under the new Nyquist frequency would need millions of taps.
+    #expect(throws: PitchDSPError.self) {
+      try Resampler.decimate(input, sampleRate: 44_100, by: 4, passbandHz: 5_512.49)
+    }
     #expect(throws: PitchDSPError.self) {
       try Resampler.decimate(input, sampleRate: 44_100, by: 4, passbandHz: 5_000, attenuationDB: 10)
     }
