@@ -19,21 +19,14 @@ struct EnvelopeSignal: Sendable {
     bandHz = sampleRate / 2
   }
 
-  /// `signal` decimated by the largest power of two that keeps everything up to `bandHz` and
-  /// leaves a transition band of at least 1 % of its rate (4 at 44.1 and 48 kHz for 5.2 kHz),
-  /// halving the rate at each stage (the first stages' filters are short); `nil` when not even
-  /// a factor of 2 does.
+  /// `signal` decimated by the largest power of two that keeps everything up to `bandHz`
+  /// (``Resampler/halved(_:sampleRate:keeping:)``: 4 at 44.1 and 48 kHz for 5.2 kHz); `nil` when
+  /// not even a factor of 2 does.
   ///
-  /// The decimating filters (``Resampler/decimate(_:sampleRate:by:passbandHz:attenuationDB:)``,
-  /// 60 dB) are centred, so a time in seconds is the same in both signals. A non-finite sample
-  /// is kept, at the nearest decimated sample.
+  /// The decimating filters are centred, so a time in seconds is the same in both signals. A
+  /// non-finite sample is kept, at the nearest decimated sample.
   init?(decimating signal: EnvelopeSignal, keeping bandHz: Double) {
-    var (samples, rate) = (signal.samples, signal.sampleRate)
-    while rate / 2 >= 2 * bandHz + 0.01 * rate, bandHz < signal.bandHz {
-      // (`decimate` throws only for a rate, factor or band ruled out here.)
-      guard let halved = try? Resampler.decimate(samples, sampleRate: rate, by: 2, passbandHz: bandHz) else { break }
-      (samples, rate) = (halved, rate / 2)
-    }
+    var (samples, rate) = Resampler.halved(signal.samples, sampleRate: signal.sampleRate, keeping: bandHz)
     guard rate < signal.sampleRate else { return nil }
     // The filters read non-finite samples as 0; the envelopes must not (a NaN or ±∞ sample makes
     // every envelope through it NaN, so no decision is taken on it): it stays where it was.

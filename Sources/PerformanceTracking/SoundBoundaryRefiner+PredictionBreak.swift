@@ -53,8 +53,9 @@ extension SoundBoundaryRefiner {
       }
       if total > 0 { departure[c] = missed / total }
     }
-    let rate = envelopeSignal.sampleRate
-    let (first, _, hop) = envelopeSignal.steps(from: from, to: to, stepSeconds: stepSeconds)
+    let signal = envelopeSignal
+    let rate = signal.sampleRate
+    let (first, _, hop) = signal.steps(from: from, to: to, stepSeconds: stepSeconds)
     func index(_ seconds: Double) -> Int { Int(((seconds * rate) - Double(first)) / Double(hop)) }
     let searchStart = max(fitSteps + gapSteps, index(time - within))
     let searchEnd = min(count - predictedSteps, index(time + within))

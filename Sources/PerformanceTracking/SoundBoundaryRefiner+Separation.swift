@@ -14,6 +14,7 @@ extension SoundBoundaryRefiner {
   func separablePairs(of frequency: Double, from other: Double, window: Double) -> [(harmonic: Double, other: Double)] {
     guard frequency > 0, other > 0 else { return [] }
     let limit = min(maximumHarmonicHz, sampleRate / 2 - 200)
+    let bandHz = envelopeSignal.bandHz
     let farthest = 4 / window
     let null = 2 / window
     var result: [(harmonic: Double, other: Double)] = []
@@ -22,7 +23,7 @@ extension SoundBoundaryRefiner {
       guard f < limit else { break }
       let nearest = Double(k) * other
       // (The other partial must lie in the signal its envelope is read from.)
-      guard nearest <= envelopeSignal.bandHz else { continue }
+      guard nearest <= bandHz else { continue }
       let distance = abs(f - nearest)
       guard distance >= separableHz(window: window), distance < farthest,
         k == 1 || abs(f - Double(k - 1) * other) >= null, abs(f - Double(k + 1) * other) >= null
@@ -57,8 +58,9 @@ extension SoundBoundaryRefiner {
   func separatedAmplitudes(
     _ pairs: [(harmonic: Double, other: Double)], from: Double, to: Double, window: Double
   ) -> [Double] {
-    let rate = envelopeSignal.sampleRate
-    let (start, count, hop) = envelopeSignal.steps(from: from, to: to, stepSeconds: stepSeconds)
+    let signal = envelopeSignal
+    let rate = signal.sampleRate
+    let (start, count, hop) = signal.steps(from: from, to: to, stepSeconds: stepSeconds)
     var result = [Double](repeating: 0, count: count)
     guard !pairs.isEmpty, count > 2 else { return result }
     let frequencies = pairs.flatMap { [$0.harmonic, $0.other] }

@@ -79,9 +79,7 @@ public struct SoundBoundaryRefiner: Sendable {
 
   /// The signal the envelopes of harmonics (``harmonics(of:clearOf:window:)``) are read from:
   /// ``band`` unless ``maximumHarmonicHz`` was raised above it.
-  var envelopeSignal: EnvelopeSignal {
-    maximumHarmonicHz <= band.bandHz ? band : EnvelopeSignal(samples: samples, sampleRate: sampleRate)
-  }
+  var envelopeSignal: EnvelopeSignal { envelopeSignal(holding: maximumHarmonicHz) }
 
   /// The signal for envelopes of frequencies up to `highestHz`: ``band`` when it holds them.
   func envelopeSignal(holding highestHz: Double) -> EnvelopeSignal {

@@ -38,7 +38,7 @@ struct KaiserSincDesign {
     cutoff = 0.5 * (pass + stop)
     // Kaiser's estimates (Oppenheim & Schafer 7.63, 7.62).
     beta = Self.kaiserBeta(attenuation)
-    let lowRateLength = (attenuation - 7.95) / (14.36 * transition) + 1
+    let lowRateLength = Self.kaiserLength(attenuation, transition: transition)
     let inputLength = lowRateLength / scale
     let half = Int((inputLength / 2).rounded(.up))
     halfLength = (half + 3) / 4 * 4
@@ -55,8 +55,13 @@ struct KaiserSincDesign {
     scale = 1
     cutoff = 0.5 * (pass + stop)
     beta = Self.kaiserBeta(attenuation)
-    let length = (attenuation - 7.95) / (14.36 * (stop - pass)) + 1
-    halfLength = Int((length / 2).rounded(.up))
+    halfLength = Int((Self.kaiserLength(attenuation, transition: stop - pass) / 2).rounded(.up))
+  }
+
+  /// Kaiser's estimate of the filter length, in taps, for a stop-band attenuation in dB and a
+  /// transition band in cycles per sample (Oppenheim & Schafer 7.63).
+  static func kaiserLength(_ attenuation: Double, transition: Double) -> Double {
+    (attenuation - 7.95) / (14.36 * transition) + 1
   }
 
   /// Kaiser's shape parameter for a stop-band attenuation in dB (Oppenheim & Schafer 7.62).

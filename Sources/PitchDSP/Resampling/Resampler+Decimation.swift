@@ -28,9 +28,8 @@ extension Resampler {
   ///   band or attenuation.
   /// - Complexity: O(samples.count / factor · taps), taps ≈ (attenuationDB − 8) /
   ///   (14.4 · transition / sampleRate), the transition running from `passbandHz` to
-  ///   `sampleRate / factor − passbandHz`: 159 taps for 44.1 kHz by 4 at 5 kHz and 60 dB; halving
-  ///   twice instead takes 17 and then 131 (a wide transition first, a narrow one at half the
-  ///   rate).
+  ///   `sampleRate / factor − passbandHz`: 159 taps for 44.1 kHz by 4 at 5 kHz and 60 dB
+  ///   (``halved(_:sampleRate:keeping:)`` gets there in shorter stages).
   public static func decimate(
     _ samples: [Float], sampleRate: Double, by factor: Int, passbandHz: Double, attenuationDB: Double = 60
   ) throws(PitchDSPError) -> [Float] {
@@ -48,12 +47,46 @@ extension Resampler {
     }
     let design = KaiserSincDesign(
       pass: passbandHz / sampleRate, stop: (outputRate - passbandHz) / sampleRate, attenuationDB: attenuationDB)
-    let half = design.halfLength
-    guard half <= Self.maximumDecimationHalfLength else {
+    guard design.halfLength <= Self.maximumDecimationHalfLength else {
       throw invalid(
         "passbandHz", passbandHz,
         "far enough below half the output rate \(outputRate) Hz for at most \(2 * Self.maximumDecimationHalfLength + 1) taps")
     }
+    return decimated(samples, by: factor, design: design)
+  }
+
+  /// `samples` decimated so that the band under `bandHz` keeps its level: halved as often as that
+  /// band still fits under the new Nyquist frequency with a transition band of at least 1 % of
+  /// the rate (twice at 44.1 and 48 kHz for 5.2 kHz, three times at 96 kHz), each halving with
+  /// ``decimate(_:sampleRate:by:passbandHz:attenuationDB:)``'s filter at 60 dB. Halving in
+  /// stages keeps the filters short: the first ones have wide transitions (17 and then 131 taps
+  /// from 44.1 kHz for 5.2 kHz, where one filter by 4 takes 159 for 5 kHz).
+  ///
+  /// - Parameters:
+  ///   - samples: The signal.
+  ///   - sampleRate: Its sample rate, in Hz.
+  ///   - bandHz: The highest frequency to keep, in Hz.
+  /// - Returns: The decimated signal and its rate; the signal and rate unchanged when not even
+  ///   one halving keeps the band (also for a rate or band that is not finite and positive).
+  ///   NaN and ±∞ become 0 when it is decimated.
+  public static func halved(
+    _ samples: [Float], sampleRate: Double, keeping bandHz: Double
+  ) -> (samples: [Float], sampleRate: Double) {
+    var (samples, rate) = (samples, sampleRate)
+    guard sampleRate.isFinite, sampleRate > 0, bandHz.isFinite, bandHz > 0 else { return (samples, rate) }
+    // (These halvings are all valid decimations: the band lies under a quarter of the rate, and
+    // the transition of 1 % or more takes a few hundred taps at most.)
+    while rate / 2 >= 2 * bandHz + 0.01 * rate {
+      let design = KaiserSincDesign(pass: bandHz / rate, stop: (rate / 2 - bandHz) / rate, attenuationDB: 60)
+      (samples, rate) = (decimated(samples, by: 2, design: design), rate / 2)
+    }
+    return (samples, rate)
+  }
+
+  /// Every `factor`-th sample of `samples` through the centred filter `design` (taps normalized
+  /// to sum to 1); NaN and ±∞ read as 0.
+  private static func decimated(_ samples: [Float], by factor: Int, design: KaiserSincDesign) -> [Float] {
+    let half = design.halfLength
     // Taps for t = −half … half, padded with zeros to whole SIMD vectors, summing to 1.
     let width = (2 * half + 1 + 7) / 8 * 8
     var taps = [Float](repeating: 0, count: width)
