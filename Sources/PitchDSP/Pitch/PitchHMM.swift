@@ -1229,44 +1229,64 @@ struct PitchHMM: ~Copyable {
     decided = PitchEstimate(
       time: slotInfo[slot * 3], frequencyHz: 0, confidence: slotInfo[slot * 3 + 2], levelDBFS: slotInfo[slot * 3 + 1])
     guard state < n else { return }
-    // The candidate nearest the decoded bin.
+    let first = slot * m
+    decided.frequencyHz = Self.reportedFrequency(
+      state: state, bins: UnsafeBufferPointer(rebasing: slotBins[first..<(first + slotCounts[slot])]),
+      frequencies: UnsafeBufferPointer(rebasing: slotFrequencies[first..<(first + slotCounts[slot])]),
+      jump: jump, octaveBins: octaveShare > 0 ? octaveBins : 0)
+  }
+
+  /// The frequency reported for the decoded pitch bin `state` from a frame's candidates (their
+  /// `bins` and `frequencies`; 0: none fits): the candidate nearest the bin; with the octave
+  /// confusion (`octaveBins` > 0), the nearest an octave off, taken to the decoded octave, where
+  /// that one lies within ``reportedBins`` of the bin and the nearest does not, or where no
+  /// candidate lies within a hop's move (`jump`). The state's own octave may hold no candidate
+  /// in an attack, or only a trough some semitones off the note (in `Evaluation/pitch`, FluidR3's
+  /// alto saxophone G♯5 read 919–933 Hz in its attack, 1.6 semitones sharp, where the octave
+  /// below's candidate put the note at 821 Hz).
+  @_noLocks
+  static func reportedFrequency(
+    state: Int, bins: UnsafeBufferPointer<Int>, frequencies: UnsafeBufferPointer<Double>, jump: Int,
+    octaveBins: Int
+  ) -> Double {
     var nearest = -1
     var distance = Int.max
-    for c in 0..<slotCounts[slot] {
-      let d = abs(slotBins[slot * m + c] - state)
+    for c in 0..<bins.count {
+      let d = abs(bins[c] - state)
       if d < distance {
         distance = d
         nearest = c
       }
     }
-    if nearest >= 0, distance <= jump {
-      decided.frequencyHz = slotFrequencies[slot * m + nearest]
-      return
-    }
-    // None within a hop's move: with the octave confusion, the nearest an octave off, taken to
-    // the decoded octave (the state's own octave may hold no candidate in an attack).
-    guard octaveShare > 0 else { return }
-    nearest = -1
-    distance = Int.max
+    if distance <= reportedBins { return frequencies[nearest] }
+    var octaveNearest = -1
+    var octaveDistance = Int.max
     var scale = 1.0
-    for c in 0..<slotCounts[slot] {
-      let bin = slotBins[slot * m + c]
-      let fromAbove = abs(bin - octaveBins - state)
-      if fromAbove < distance {
-        distance = fromAbove
-        nearest = c
-        scale = 0.5
-      }
-      let fromBelow = abs(bin + octaveBins - state)
-      if fromBelow < distance {
-        distance = fromBelow
-        nearest = c
-        scale = 2
+    if octaveBins > 0 {
+      for c in 0..<bins.count {
+        let fromAbove = abs(bins[c] - octaveBins - state)
+        if fromAbove < octaveDistance {
+          octaveDistance = fromAbove
+          octaveNearest = c
+          scale = 0.5
+        }
+        let fromBelow = abs(bins[c] + octaveBins - state)
+        if fromBelow < octaveDistance {
+          octaveDistance = fromBelow
+          octaveNearest = c
+          scale = 2
+        }
       }
     }
-    guard nearest >= 0, distance <= jump else { return }
-    decided.frequencyHz = slotFrequencies[slot * m + nearest] * scale
+    if octaveDistance <= reportedBins || (octaveDistance <= jump && distance > jump) {
+      return frequencies[octaveNearest] * scale
+    }
+    return distance <= jump ? frequencies[nearest] : 0
   }
+
+  /// A candidate within this many bins of the decoded one (50 cents) is reported before any
+  /// further off (``decide(state:slot:)``).
+  static let reportedBins = 2
 }
 
 /// The larger of each pair of lanes (`pointwiseMax`, which the compiler leaves as a call here).
