@@ -3,7 +3,8 @@ import Testing
 
 @testable import PitchDSP
 
-/// What pYIN's decoder reports for a decoded pitch bin (``PitchHMM/reportedFrequency(state:bins:frequencies:jump:octaveBins:)``).
+/// What pYIN's decoder reports for a decoded pitch bin
+/// (``PitchHMM/reportedFrequency(state:bins:frequencies:jump:octaveBins:)``).
 @Suite struct PitchHMMTests {
   /// 25-cent bins: an octave is 48 of them; a hop's move at the default 35.92 octaves per second
   /// and a 10 ms hop is 17.
