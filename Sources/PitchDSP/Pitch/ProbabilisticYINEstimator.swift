@@ -56,7 +56,9 @@ import Foundation
 /// they run into, report the note's octave (``octaveBlipSeconds``).
 ///
 /// The reported frequency is the candidate nearest the decoded pitch bin (YIN's interpolated
-/// estimate, not the bin centre); the confidence is the frame's voicing probability (the total
+/// estimate, not the bin centre), or one an octave off taken to the decoded octave where that
+/// one lies within 50 cents of the bin and the nearest does not (an attack whose own octave
+/// holds only a stray trough); the confidence is the frame's voicing probability (the total
 /// probability of its candidates).
 ///
 /// - Note: ``process(_:into:)`` and ``finish(into:)`` are real-time safe.
