@@ -1229,11 +1229,11 @@ struct PitchHMM: ~Copyable {
     decided = PitchEstimate(
       time: slotInfo[slot * 3], frequencyHz: 0, confidence: slotInfo[slot * 3 + 2], levelDBFS: slotInfo[slot * 3 + 1])
     guard state < n else { return }
-    let first = slot * m
+    let candidates = (slot * m)..<(slot * m + slotCounts[slot])
     decided.frequencyHz = Self.reportedFrequency(
-      state: state, bins: UnsafeBufferPointer(rebasing: slotBins[first..<(first + slotCounts[slot])]),
-      frequencies: UnsafeBufferPointer(rebasing: slotFrequencies[first..<(first + slotCounts[slot])]),
-      jump: jump, octaveBins: octaveShare > 0 ? octaveBins : 0)
+      state: state, bins: UnsafeBufferPointer(rebasing: slotBins[candidates]),
+      frequencies: UnsafeBufferPointer(rebasing: slotFrequencies[candidates]), jump: jump,
+      octaveBins: octaveShare > 0 ? octaveBins : 0)
   }
 
   /// The frequency reported for the decoded pitch bin `state` from a frame's candidates (their
